@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// storekeep: an admin utility, and the libraries under it, for synced object stores.
+///
+/// Layers (dependencies point downward only, see docs/architecture in README):
+/// `storekeep` (CLI) → `StoreMaintenance` → `SyncStore`, `LegacyFormats` → `ObjectModel`.
+let package = Package(
+    name: "storekeep",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "storekeep", targets: ["storekeep"]),
+        .library(name: "ObjectModel", targets: ["ObjectModel"]),
+        .library(name: "LegacyFormats", targets: ["LegacyFormats"]),
+        .library(name: "SyncStore", targets: ["SyncStore"]),
+        .library(name: "StoreMaintenance", targets: ["StoreMaintenance"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ObjectModel", dependencies: ["CLibCrypto"]),
+        .target(name: "LegacyFormats", dependencies: ["ObjectModel"]),
+        .target(
+            name: "SyncStore",
+            dependencies: ["ObjectModel", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "StoreMaintenance",
+            dependencies: [
+                "ObjectModel", "LegacyFormats", "SyncStore", "CArchive",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "storekeep",
+            dependencies: [
+                "StoreMaintenance", "ObjectModel", "LegacyFormats", "SyncStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel"]),
+        .testTarget(name: "LegacyFormatsTests", dependencies: ["LegacyFormats", "ObjectModel"]),
+        .testTarget(
+            name: "SyncStoreTests",
+            dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StoreMaintenanceTests", dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"]),
+        .testTarget(name: "storekeepTests", dependencies: ["ObjectModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

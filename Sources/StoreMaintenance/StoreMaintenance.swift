@@ -1,0 +1,6 @@
+import CArchive
+/// StoreMaintenance: the jobs operators run on stores.
+public enum StoreMaintenance {
+    /// The version of libarchive storekeep was linked against.
+    public static var archiveLibraryVersion: String { String(cString: archive_version_string()) }
+}

@@ -1,0 +1,2 @@
+/// SyncStore: the versioned, synced object store.
+public enum SyncStoreModule {}
