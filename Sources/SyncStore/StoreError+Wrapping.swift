@@ -1,0 +1,28 @@
+import GRDB
+
+extension StoreError {
+    /// Turns any error from SQLite or the file system into a ``StoreError`` that says what was being done.
+    static func wrapping(_ error: any Error, path: String, action: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return StoreError(.busy, path: path, message: "cannot \(action): the database is locked by another process",
+                                  hint: "wait for the other process to finish, then try again")
+            case .SQLITE_NOTADB:
+                return StoreError(.notSQLite, path: path, message: "cannot \(action): the file is not a SQLite database")
+            case .SQLITE_CORRUPT:
+                return StoreError(.damaged, path: path, message: "cannot \(action): the database is damaged (\(error.message ?? "corrupt"))",
+                                  hint: "restore the store from a backup")
+            case .SQLITE_FULL:
+                return StoreError(.io, path: path, message: "cannot \(action): the disk is full", hint: "free some space and try again")
+            case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+                return StoreError(.io, path: path, message: "cannot \(action): \(error.message ?? "permission denied")",
+                                  hint: "check the file's permissions and those of its folder")
+            default:
+                return StoreError(.io, path: path, message: "cannot \(action): \(error.message ?? "\(error.resultCode)")")
+            }
+        }
+        return StoreError(.io, path: path, message: "cannot \(action): \(error)")
+    }
+}

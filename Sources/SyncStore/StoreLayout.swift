@@ -1,0 +1,118 @@
+import ObjectModel
+
+/// How one model version maps onto SQLite tables and columns (documented in `docs/format.md`).
+///
+/// The mapping is a pure function of the model, so every peer with the same model lays its store
+/// out the same way; it is also written to the `sk_column` table so that readers need not recompute it.
+struct StoreLayout: Sendable {
+    /// The table of each entity (the table of its root entity).
+    private(set) var tableOfEntity: [String: String] = [:]
+    /// The column of each persistent attribute, by entity (inherited attributes included).
+    private(set) var attributeColumns: [String: [String: String]] = [:]
+    /// The storage of each persistent relationship, by entity (inherited relationships included).
+    private(set) var relationships: [String: [String: RelationshipStorage]] = [:]
+    /// The columns each entity table has beyond the fixed ones, with their SQL types, in order.
+    private(set) var tableColumns: [String: [(name: String, type: String)]] = [:]
+    /// The join tables and their order columns.
+    private(set) var joinTables: [String] = []
+
+    /// Derives the layout of `model`.
+    init(model: ManagedModel) {
+        for root in model.rootEntities {
+            let table = "e_\(root.name)"
+            let family = ([root] + model.descendants(of: root.name)).sorted { $0.name < $1.name }
+            var taken = Set<String>()
+            var declared: [String: String] = [:]  // "Entity.property" → column
+            tableColumns[table] = []
+            func claim(_ base: String, declaredBy entity: String, type: String) -> String {
+                var column = base
+                if taken.contains(column) { column = "\(base)__\(entity)" }
+                taken.insert(column)
+                tableColumns[table, default: []].append((column, type))
+                return column
+            }
+            for entity in family {
+                tableOfEntity[entity.name] = table
+                for attribute in entity.attributes where !attribute.isTransient {
+                    declared["\(entity.name).\(attribute.name)"] = claim(
+                        "a_\(attribute.name)", declaredBy: entity.name, type: Self.sqlType(of: attribute.type))
+                }
+                for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
+                    let column = claim("r_\(relationship.name)", declaredBy: entity.name, type: "TEXT")
+                    declared["\(entity.name).\(relationship.name)"] = column
+                    if let inverse = Self.inverse(of: relationship, in: model), inverse.isToMany, inverse.isOrdered {
+                        declared["\(entity.name).\(relationship.name)#order"] = claim(
+                            "o_\(relationship.name)", declaredBy: entity.name, type: "INTEGER")
+                    }
+                }
+            }
+            for entity in family {
+                for chainEntity in model.inheritanceChain(of: entity.name) {
+                    for attribute in chainEntity.attributes where !attribute.isTransient {
+                        attributeColumns[entity.name, default: [:]][attribute.name] = declared["\(chainEntity.name).\(attribute.name)"]
+                    }
+                    for relationship in chainEntity.relationships where !relationship.isTransient && !relationship.isToMany {
+                        relationships[entity.name, default: [:]][relationship.name] = .column(
+                            table: table, column: declared["\(chainEntity.name).\(relationship.name)"]!,
+                            orderColumn: declared["\(chainEntity.name).\(relationship.name)#order"])
+                    }
+                }
+            }
+        }
+        for entity in model.entities {
+            for chainEntity in model.inheritanceChain(of: entity.name) {
+                for relationship in chainEntity.relationships where !relationship.isTransient && relationship.isToMany {
+                    relationships[entity.name, default: [:]][relationship.name] = toManyStorage(
+                        relationship, declaredBy: chainEntity.name, model: model)
+                }
+            }
+        }
+    }
+
+    /// The inverse of `relationship`, when the model declares one.
+    static func inverse(of relationship: RelationshipDescription, in model: ManagedModel) -> RelationshipDescription? {
+        guard let name = relationship.inverseName else { return nil }
+        return model.relationship(name, of: relationship.inverseEntity ?? relationship.destination)
+    }
+
+    private mutating func toManyStorage(
+        _ relationship: RelationshipDescription, declaredBy entity: String, model: ManagedModel
+    ) -> RelationshipStorage {
+        let inverse = Self.inverse(of: relationship, in: model)
+        if let inverse, !inverse.isToMany, !inverse.isTransient,
+           case .column(let table, let column, let order)? = relationships[relationship.destination]?[inverse.name] {
+            return .inverseColumn(table: table, column: column, orderColumn: relationship.isOrdered ? order : nil)
+        }
+        let mine = "\(entity).\(relationship.name)"
+        if let inverse, inverse.isToMany, !inverse.isTransient {
+            let inverseDeclarer = model.inheritanceChain(of: relationship.destination)
+                .first { $0.relationship(named: inverse.name) != nil }?.name ?? relationship.destination
+            let theirs = "\(inverseDeclarer).\(inverse.name)"
+            let owner = min(mine, theirs)
+            let table = "j_" + owner.replacingOccurrences(of: ".", with: "_")
+            if !joinTables.contains(table) { joinTables.append(table) }
+            if owner == mine {
+                return .join(table: table, sourceColumn: "owner", targetColumn: "target",
+                             sourceOrderColumn: relationship.isOrdered ? "owner_order" : nil,
+                             targetOrderColumn: inverse.isOrdered ? "target_order" : nil)
+            }
+            return .join(table: table, sourceColumn: "target", targetColumn: "owner",
+                         sourceOrderColumn: relationship.isOrdered ? "target_order" : nil,
+                         targetOrderColumn: inverse.isOrdered ? "owner_order" : nil)
+        }
+        let table = "j_" + mine.replacingOccurrences(of: ".", with: "_")
+        if !joinTables.contains(table) { joinTables.append(table) }
+        return .join(table: table, sourceColumn: "owner", targetColumn: "target",
+                     sourceOrderColumn: relationship.isOrdered ? "owner_order" : nil, targetOrderColumn: nil)
+    }
+
+    /// The SQLite column type used for an attribute type.
+    static func sqlType(of type: AttributeType) -> String {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
+        case .double, .float, .date: return "REAL"
+        case .decimal, .string, .uuid, .uri, .objectID, .composite, .undefined: return "TEXT"
+        case .binary, .transformable: return "BLOB"
+        }
+    }
+}

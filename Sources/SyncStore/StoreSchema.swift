@@ -1,0 +1,76 @@
+import GRDB
+import ObjectModel
+
+/// Creates the tables of a new store (the layout `docs/format.md` documents).
+enum StoreSchema {
+    /// The store format this build writes and reads.
+    static let formatVersion = 1
+
+    /// Creates every table for `model` and records the column mapping in `sk_column`.
+    static func create(in db: Database, model: ManagedModel, layout: StoreLayout) throws {
+        try db.execute(sql: """
+            CREATE TABLE sk_metadata (key TEXT PRIMARY KEY NOT NULL, value TEXT) WITHOUT ROWID;
+            CREATE TABLE sk_model (version TEXT NOT NULL, hash TEXT NOT NULL, definition TEXT NOT NULL);
+            CREATE TABLE sk_column (
+                entity TEXT NOT NULL, property TEXT NOT NULL, kind TEXT NOT NULL,
+                table_name TEXT NOT NULL, column_name TEXT NOT NULL, order_column TEXT,
+                PRIMARY KEY (entity, property)) WITHOUT ROWID;
+            CREATE TABLE sk_transaction (
+                id INTEGER PRIMARY KEY, peer TEXT NOT NULL, seq INTEGER NOT NULL,
+                author TEXT NOT NULL, timestamp REAL NOT NULL, UNIQUE (peer, seq));
+            CREATE TABLE sk_change (
+                id INTEGER PRIMARY KEY, tx INTEGER NOT NULL, entity TEXT NOT NULL, gid TEXT NOT NULL,
+                kind TEXT NOT NULL, properties TEXT NOT NULL, tombstone TEXT);
+            CREATE INDEX sk_change_tx ON sk_change (tx);
+            CREATE INDEX sk_change_gid ON sk_change (gid);
+            CREATE TABLE sk_peer (peer TEXT PRIMARY KEY NOT NULL, is_local INTEGER NOT NULL, first_seen REAL NOT NULL) WITHOUT ROWID;
+            """)
+        for root in model.rootEntities {
+            guard let table = layout.tableOfEntity[root.name] else { continue }
+            var columns = [
+                "_rowid INTEGER PRIMARY KEY", "_gid TEXT NOT NULL UNIQUE", "_entity TEXT NOT NULL",
+                "_created REAL NOT NULL", "_updated REAL", "_seed_set TEXT", "_seed_version INTEGER",
+            ]
+            let extra = layout.tableColumns[table] ?? []
+            columns += extra.map { "\($0.name.quotedDatabaseIdentifier) \($0.type)" }
+            try db.execute(sql: "CREATE TABLE \(table.quotedDatabaseIdentifier) (\(columns.joined(separator: ", ")))")
+            try db.execute(sql: "CREATE INDEX \("\(table)__entity".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (_entity)")
+            for column in extra where column.name.hasPrefix("r_") {
+                try db.execute(sql: "CREATE INDEX \("\(table)_\(column.name)".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\(column.name.quotedDatabaseIdentifier))")
+            }
+        }
+        for table in layout.joinTables {
+            try db.execute(sql: """
+                CREATE TABLE \(table.quotedDatabaseIdentifier) (
+                    owner TEXT NOT NULL, target TEXT NOT NULL, owner_order INTEGER, target_order INTEGER,
+                    PRIMARY KEY (owner, target)) WITHOUT ROWID
+                """)
+            try db.execute(sql: "CREATE INDEX \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (target)")
+        }
+        try recordColumns(in: db, model: model, layout: layout)
+    }
+
+    private static func recordColumns(in db: Database, model: ManagedModel, layout: StoreLayout) throws {
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO sk_column (entity, property, kind, table_name, column_name, order_column) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for entity in model.entities {
+            let table = layout.tableOfEntity[entity.name] ?? ""
+            for (property, column) in (layout.attributeColumns[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                try insert.execute(arguments: [entity.name, property, "attribute", table, column, nil])
+            }
+            for (property, storage) in (layout.relationships[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let row: [DatabaseValueConvertible?]
+                switch storage {
+                case .column(let table, let column, let order):
+                    row = [entity.name, property, "to-one", table, column, order]
+                case .inverseColumn(let table, let column, let order):
+                    row = [entity.name, property, "to-many-inverse", table, column, order]
+                case .join(let table, let source, _, let order, _):
+                    row = [entity.name, property, "join", table, source, order]
+                }
+                try insert.execute(arguments: StatementArguments(row))
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// The changes of one save: inserts, updates, deletes and relationship changes, by global ID.
+///
+/// Get one from ``SyncStore/save(author:_:)``; everything done through it is committed together
+/// as one history transaction, or not at all. Required values and min/max rules are not enforced
+/// (sync must be able to store anything; `check` reports invalid records); a value of the wrong
+/// kind, an unknown entity or property, or a missing record is refused.
+///
+/// ```swift
+/// try store.save(author: "app") { tx in
+///     let type = try tx.insert("SpeechType", values: ["name": .string("Toast")], seed: SeedMark(set: "builtin", version: 1))
+///     let speech = try tx.insert("Speech", values: ["title": .string("Hello")])
+///     try tx.setToOne("type", of: speech, to: type)
+/// }
+/// ```
+public final class StoreTransaction {
+    let db: Database
+    let store: SyncStore
+    let now: Date
+    var pending = PendingChanges()
+    private var entityCache: [GlobalID: String] = [:]
+
+    init(db: Database, store: SyncStore, now: Date) {
+        self.db = db
+        self.store = store
+        self.now = now
+    }
+
+    var model: ManagedModel { store.model }
+    var layout: StoreLayout { store.layout }
+
+    /// Inserts a record and returns its global ID.
+    ///
+    /// Attributes not given take the model's default value, when it has one.
+    ///
+    /// - Parameters:
+    ///   - entity: the exact entity (not abstract).
+    ///   - id: the global ID to use; a new random one when `nil`.
+    ///   - values: attribute values by name.
+    ///   - seed: the seed set, when the record is seed data rather than the user's.
+    @discardableResult
+    public func insert(_ entity: String, id: GlobalID? = nil, values: [String: AttributeValue] = [:], seed: SeedMark? = nil) throws -> GlobalID {
+        guard let description = model.entity(named: entity), let table = layout.tableOfEntity[entity] else {
+            throw request("there is no entity named '\(entity)' in model \(model.versionName)")
+        }
+        guard !description.isAbstract else {
+            throw request("entity \(entity) is abstract; insert one of its sub-entities instead")
+        }
+        let id = id ?? .random()
+        if try self.entity(of: id) != nil {
+            throw request("a record with global ID \(id) already exists")
+        }
+        var given = values
+        for attribute in model.attributes(of: entity) where !attribute.isTransient && given[attribute.name] == nil {
+            if let value = attribute.defaultValue, !value.isNull { given[attribute.name] = value }
+        }
+        var columns = ["_gid", "_entity", "_created", "_updated", "_seed_set", "_seed_version"]
+        var arguments: [DatabaseValueConvertible?] = [id.rawValue, entity, now.timeIntervalSince1970, nil, seed?.set, seed?.version]
+        for (name, value) in given.sorted(by: { $0.key < $1.key }) {
+            let (column, stored) = try columnValue(name, value, entity: entity)
+            columns.append(column)
+            arguments.append(stored)
+        }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let sql = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(placeholders))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        entityCache[id] = entity
+        pending.inserted(id, entity: entity, properties: given.keys)
+        return id
+    }
+
+    /// Changes attribute values of an existing record.
+    public func update(_ id: GlobalID, values: [String: AttributeValue]) throws {
+        guard !values.isEmpty else { return }
+        let entity = try requireEntity(of: id)
+        let table = layout.tableOfEntity[entity]!
+        var assignments: [String] = []
+        var arguments: [DatabaseValueConvertible?] = []
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            let (column, stored) = try columnValue(name, value, entity: entity)
+            assignments.append("\(column.quotedDatabaseIdentifier) = ?")
+            arguments.append(stored)
+        }
+        arguments.append(id.rawValue)
+        try db.execute(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(assignments.joined(separator: ", ")) WHERE _gid = ?",
+                       arguments: StatementArguments(arguments))
+        try touch(id, entity: entity, properties: values.keys)
+    }
+
+    /// The exact entity of the record `id`, or `nil` when no such record exists.
+    public func entity(of id: GlobalID) throws -> String? {
+        if let cached = entityCache[id] { return pending.wasDeleted(id) ? nil : cached }
+        for table in Set(layout.tableOfEntity.values).sorted() {
+            if let entity = try String.fetchOne(db, sql: "SELECT _entity FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", arguments: [id.rawValue]) {
+                entityCache[id] = entity
+                return entity
+            }
+        }
+        return nil
+    }
+
+    func requireEntity(of id: GlobalID) throws -> String {
+        guard let entity = try entity(of: id) else { throw request("there is no record with global ID \(id)") }
+        return entity
+    }
+
+    /// Records that `properties` of `id` changed and stamps its update time (unless inserted in this transaction).
+    func touch(_ id: GlobalID, entity: String, properties: some Sequence<String>) throws {
+        if !pending.wasInserted(id) {
+            let table = layout.tableOfEntity[entity]!
+            try db.cachedStatement(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET _updated = ? WHERE _gid = ?")
+                .execute(arguments: [now.timeIntervalSince1970, id.rawValue])
+        }
+        pending.updated(id, entity: entity, properties: properties)
+    }
+
+    /// The column and SQLite value for setting attribute `name` of a record of `entity` to `value`.
+    private func columnValue(_ name: String, _ value: AttributeValue, entity: String) throws -> (String, DatabaseValue) {
+        guard let attribute = model.attribute(name, of: entity) else {
+            if model.relationship(name, of: entity) != nil {
+                throw request("\(name) is a relationship of \(entity); set it with setToOne or setToMany")
+            }
+            throw request("entity \(entity) has no attribute named '\(name)'")
+        }
+        guard !attribute.isTransient, let column = layout.attributeColumns[entity]?[name] else {
+            throw request("attribute \(entity).\(name) is transient and never stored")
+        }
+        guard let normalized = ValueCoder.normalized(value, for: attribute) else {
+            throw request("attribute \(entity).\(name) is of type \(attribute.type.rawValue) and cannot hold a \(value.kindName) value")
+        }
+        if case .binary(let data) = normalized, attribute.allowsExternalBinaryDataStorage, data.count > SyncStore.externalStorageThreshold {
+            do {
+                let digest = try store.blobs.write(data)
+                return (column, (BlobStore.referencePrefix + digest).databaseValue)
+            } catch {
+                throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(name): \(error.localizedDescription)",
+                                 hint: "check free space and permissions of \(store.blobs.directory.path)")
+            }
+        }
+        return (column, ValueCoder.databaseValue(normalized))
+    }
+
+    func request(_ message: String) -> StoreError {
+        StoreError(.invalidRequest, path: store.path, message: message)
+    }
+
+    /// Writes the transaction and its changes to the history; does nothing when nothing changed.
+    func recordHistory(author: String) throws -> Int64? {
+        let changes = pending.ordered
+        guard !changes.isEmpty else { return nil }
+        let peer = store.metadata.peerID
+        let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
+        try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
+                       arguments: [peer, last + 1, author, now.timeIntervalSince1970])
+        let transaction = db.lastInsertedRowID
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let insert = try db.cachedStatement(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, ?, ?, ?)")
+        for change in changes {
+            let properties = String(decoding: try encoder.encode(change.properties), as: UTF8.self)
+            let tombstone = try change.tombstone.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+            try insert.execute(arguments: [transaction, change.entity, change.globalID.rawValue, change.kind.rawValue, properties, tombstone])
+        }
+        return last + 1
+    }
+}

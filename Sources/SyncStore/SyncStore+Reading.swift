@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+extension SyncStore {
+    /// The record with global ID `id`, or `nil` when there is none.
+    public func record(_ id: GlobalID) throws -> Record? {
+        try read("read a record") { db in
+            for table in Set(layout.tableOfEntity.values).sorted() {
+                if let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", arguments: [id.rawValue]) {
+                    return try makeRecord(from: row)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The global IDs of the live records of `entity` (and of its sub-entities unless told not to), sorted.
+    public func globalIDs(of entity: String, includingSubentities: Bool = true) throws -> [GlobalID] {
+        guard let table = layout.tableOfEntity[entity] else {
+            throw StoreError(.invalidRequest, path: path, message: "there is no entity named '\(entity)' in model \(model.versionName)")
+        }
+        let names = [entity] + (includingSubentities ? model.descendants(of: entity).map(\.name) : [])
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return try read("list records") { db in
+            try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE _entity IN (\(marks)) ORDER BY _gid",
+                                arguments: StatementArguments(names)).map(GlobalID.init)
+        }
+    }
+
+    /// The members of relationship `relationship` of record `id`: ordered relationships in their
+    /// order, others by global ID; a to-one relationship gives zero or one member.
+    public func related(_ relationship: String, of id: GlobalID) throws -> [GlobalID] {
+        try read("read a relationship") { db in
+            let transaction = StoreTransaction(db: db, store: self, now: Date())
+            let entity = try transaction.requireEntity(of: id)
+            _ = try transaction.relationshipStorage(relationship, of: entity)
+            return try transaction.members(of: relationship, of: id, entity: entity)
+        }
+    }
+
+    /// The number of live records of each entity, counted under their exact entity (every entity
+    /// of the model appears, abstract ones and empty ones with 0).
+    public func liveRecordCounts() throws -> [String: Int] {
+        try read("count records") { db in
+            var counts = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, 0) })
+            for table in Set(layout.tableOfEntity.values).sorted() {
+                for row in try Row.fetchAll(db, sql: "SELECT _entity, COUNT(*) AS n FROM \(table.quotedDatabaseIdentifier) GROUP BY _entity") {
+                    counts[row["_entity"], default: 0] += row["n"] as Int
+                }
+            }
+            return counts
+        }
+    }
+
+    /// Counts of the store's history.
+    public func historySummary() throws -> HistorySummary {
+        try read("count the history") { db in
+            HistorySummary(
+                transactions: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sk_transaction") ?? 0,
+                changes: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sk_change") ?? 0,
+                localSequence: try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [metadata.peerID]) ?? 0)
+        }
+    }
+
+    /// The history transactions with an ID greater than `afterID`, oldest first, with their changes.
+    public func transactions(after afterID: Int64 = 0) throws -> [HistoryTransaction] {
+        try read("read the history") { db in
+            let decoder = JSONDecoder()
+            var result: [HistoryTransaction] = []
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_transaction WHERE id > ? ORDER BY id", arguments: [afterID]) {
+                let id: Int64 = row["id"]
+                var changes: [HistoryChange] = []
+                for change in try Row.fetchAll(db, sql: "SELECT * FROM sk_change WHERE tx = ? ORDER BY id", arguments: [id]) {
+                    let properties = try decoder.decode([String].self, from: Data((change["properties"] as String).utf8))
+                    let tombstone = try (change["tombstone"] as String?).map {
+                        try decoder.decode([String: AttributeValue].self, from: Data($0.utf8))
+                    }
+                    changes.append(HistoryChange(entity: change["entity"], globalID: GlobalID(change["gid"]),
+                                                 kind: ChangeKind(rawValue: change["kind"]) ?? .update,
+                                                 properties: properties, tombstone: tombstone))
+                }
+                result.append(HistoryTransaction(id: id, peer: row["peer"], sequence: row["seq"], author: row["author"],
+                                                 timestamp: Date(timeIntervalSince1970: row["timestamp"]), changes: changes))
+            }
+            return result
+        }
+    }
+
+    /// Runs a read and turns any failure into a ``StoreError``.
+    func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw StoreError.wrapping(error, path: path, action: action)
+        }
+    }
+
+    private func makeRecord(from row: Row) throws -> Record {
+        let entity: String = row["_entity"]
+        var values: [String: AttributeValue] = [:]
+        for attribute in model.attributes(of: entity) where !attribute.isTransient {
+            guard let column = layout.attributeColumns[entity]?[attribute.name] else { continue }
+            let stored: DatabaseValue = row[column] ?? .null
+            var value = ValueCoder.attributeValue(stored, for: attribute.type)
+            if attribute.type.isBinary, case .string(let text) = value, text.hasPrefix(BlobStore.referencePrefix) {
+                let digest = String(text.dropFirst(BlobStore.referencePrefix.count))
+                do {
+                    value = .binary(try blobs.read(digest: digest))
+                } catch {
+                    throw StoreError(.damaged, path: path,
+                                     message: "the external value of \(entity).\(attribute.name) is missing (\(blobs.fileURL(forDigest: digest).path))",
+                                     hint: "restore the blob folder from a backup")
+                }
+            }
+            values[attribute.name] = value
+        }
+        var toOne: [String: GlobalID] = [:]
+        for (name, storage) in layout.relationships[entity] ?? [:] {
+            if case .column(_, let column, _) = storage, let target: String = row[column] { toOne[name] = GlobalID(target) }
+        }
+        let seedSet: String? = row["_seed_set"]
+        return Record(entity: entity, globalID: GlobalID(row["_gid"]), values: values, toOne: toOne,
+                      createdAt: Date(timeIntervalSince1970: row["_created"]),
+                      updatedAt: (row["_updated"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                      seed: seedSet.map { SeedMark(set: $0, version: row["_seed_version"] ?? 0) })
+    }
+}

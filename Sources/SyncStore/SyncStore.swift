@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// One replica of an object graph in a single SQLite file (WAL mode), with its history.
+///
+/// A store is created for one model version, with a content name (its sync namespace) and a
+/// peer ID; every save is one history transaction. The model is kept inside the store, so a store
+/// can be opened without its model file; given a model, `open` refuses a store made for another.
+///
+/// ```swift
+/// let store = try SyncStore.create(at: "/tmp/speeches.store", model: model, contentName: "SpeechTimer")
+/// let speech = try store.save(author: "import") { tx in
+///     try tx.insert("Speech", values: ["title": .string("Keynote")])
+/// }
+/// try store.record(speech)?.values["title"]   // .string("Keynote")
+/// ```
+public final class SyncStore: Sendable {
+    /// The store file.
+    public let path: String
+    /// What the store says about itself.
+    public let metadata: StoreMetadata
+    /// The model version the store holds records of (read from the store itself).
+    public let model: ManagedModel
+    /// Whether the store was opened read-only.
+    public let isReadOnly: Bool
+
+    let layout: StoreLayout
+    let database: DatabaseQueue
+    let blobs: BlobStore
+
+    private init(path: String, metadata: StoreMetadata, model: ManagedModel, database: DatabaseQueue, readOnly: Bool) {
+        self.path = path
+        self.metadata = metadata
+        self.model = model
+        self.database = database
+        self.isReadOnly = readOnly
+        self.layout = StoreLayout(model: model)
+        self.blobs = BlobStore(storePath: path)
+    }
+
+    /// The folder that holds the store's external binary values.
+    public var blobDirectory: URL { blobs.directory }
+
+    /// Creates a new, empty store for `model`.
+    ///
+    /// The store is built under a temporary name and renamed into place when complete, so a
+    /// failure never leaves a half-made store at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the store file to create; it must not exist.
+    ///   - model: the model version the store is for.
+    ///   - contentName: the sync namespace (letters, digits, `.`, `_`, `-`; used as a folder name).
+    ///   - peerID: this replica's peer ID; a new UUID when `nil`.
+    ///   - accountToken: the account the data belongs to, when known.
+    /// - Throws: ``StoreError`` (`cannotCreate`, `unusableModel`, `invalidRequest`, `io`).
+    public static func create(
+        at path: String, model: ManagedModel, contentName: String, peerID: String? = nil,
+        accountToken: String? = nil
+    ) throws -> SyncStore {
+        try validate(name: contentName, what: "content name", path: path)
+        let peer = peerID ?? UUID().uuidString
+        try validate(name: peer, what: "peer ID", path: path)
+        let problems = model.structuralProblems()
+        guard problems.isEmpty else {
+            throw StoreError(.unusableModel, path: path,
+                             message: "model \(model.versionName) cannot hold a store: \(problems.joined(separator: "; "))",
+                             hint: "fix the model file and try again")
+        }
+        let fileManager = FileManager.default
+        let url = URL(fileURLWithPath: path)
+        if fileManager.fileExists(atPath: path) || fileManager.fileExists(atPath: path + "-wal") {
+            throw StoreError(.cannotCreate, path: path, message: "already exists; refusing to overwrite it",
+                             hint: "choose a new path, or remove the old store yourself if it is no longer needed")
+        }
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard fileManager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
+              fileManager.isWritableFile(atPath: folder.path) else {
+            throw StoreError(.cannotCreate, path: path, message: "the folder \(folder.path) does not exist or is not writable",
+                             hint: "create the folder first, or choose another path")
+        }
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).creating-\(ProcessInfo.processInfo.processIdentifier)").path
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? fileManager.removeItem(atPath: temporary + suffix) }
+        do {
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration(readOnly: false))
+            _ = try queue.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+            try queue.write { db in
+                let layout = StoreLayout(model: model)
+                try StoreSchema.create(in: db, model: model, layout: layout)
+                let now = Date()
+                let values: [(String, String?)] = [
+                    ("storeUUID", UUID().uuidString), ("formatVersion", String(StoreSchema.formatVersion)),
+                    ("modelName", model.name), ("modelVersion", model.versionName),
+                    ("modelVersionIdentifier", model.versionIdentifier), ("modelHash", model.versionHash),
+                    ("contentName", contentName), ("peerID", peer), ("accountToken", accountToken),
+                    ("syncEnabled", "0"), ("createdAt", String(now.timeIntervalSince1970)),
+                ]
+                for (key, value) in values {
+                    try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, ?)", arguments: [key, value])
+                }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                let definition = String(decoding: try encoder.encode(model), as: UTF8.self)
+                try db.execute(sql: "INSERT INTO sk_model (version, hash, definition) VALUES (?, ?, ?)",
+                               arguments: [model.versionName, model.versionHash, definition])
+                try db.execute(sql: "INSERT INTO sk_peer (peer, is_local, first_seen) VALUES (?, 1, ?)",
+                               arguments: [peer, now.timeIntervalSince1970])
+            }
+            try queue.close()
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? fileManager.removeItem(atPath: temporary + suffix) }
+            throw StoreError.wrapping(error, path: path, action: "create the store")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? fileManager.removeItem(atPath: temporary)
+            throw StoreError(.cannotCreate, path: path, message: "cannot move the new store into place: \(reason)")
+        }
+        BlobStore.syncDirectory(folder.path)
+        return try open(at: path)
+    }
+
+    /// Opens an existing store.
+    ///
+    /// - Parameters:
+    ///   - path: the store file.
+    ///   - expecting: when given, the store must have been made for this model version; a store
+    ///     made for another version is refused with a message naming both versions and the
+    ///     entities that differ.
+    ///   - readOnly: open without the right to write (nothing is written to the file).
+    /// - Throws: ``StoreError`` (`notFound`, `notSQLite`, `notAStore`, `unknownFormat`, `damaged`,
+    ///   `modelMismatch`, `busy`, `io`).
+    public static func open(at path: String, expecting expected: ManagedModel? = nil, readOnly: Bool = false) throws -> SyncStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.notFound, path: path, message: "no such store", hint: "check the path, or create a store with `storekeep init`")
+        }
+        try FileSniffer.requireSQLite(at: path)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: readOnly))
+        } catch {
+            throw StoreError.wrapping(error, path: path, action: "open the store")
+        }
+        let (metadata, model) = try StoreReader.readHeader(of: queue, path: path)
+        if let expected {
+            try StoreReader.requireModel(expected, matches: model, metadata: metadata, path: path)
+        }
+        return SyncStore(path: path, metadata: metadata, model: model, database: queue, readOnly: readOnly)
+    }
+
+    static func configuration(readOnly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(5)
+        configuration.label = "storekeep.store"
+        return configuration
+    }
+
+    private static func validate(name: String, what: String, path: String) throws {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
+        guard !name.isEmpty, !name.hasPrefix("."), name.count <= 200,
+              name.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
+            throw StoreError(.invalidRequest, path: path, message: "the \(what) '\(name)' is not usable",
+                             hint: "use 1 to 200 ASCII letters, digits, '.', '_' or '-', not starting with '.'")
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/// SyncStore: the versioned, synced object store.
-public enum SyncStoreModule {}

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import ObjectModel
+import Testing
+@testable import SyncStore
+
+@Suite struct ExternalBlobTests {
+    @Test func largeValuesGoToContentAddressedFilesAndReadBack() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
+        let big = Data((0..<10_000).map { UInt8($0 % 251) })
+        let small = Data(repeating: 7, count: SyncStore.externalStorageThreshold)
+        let (a, b, c, d) = try store.save(author: "t") { tx in
+            (try tx.insert("Attachment", values: ["data": .binary(big)]),
+             try tx.insert("Attachment", values: ["data": .binary(big)]),
+             try tx.insert("Attachment", values: ["data": .binary(small)]),
+             try tx.insert("Attachment", values: ["inlineData": .binary(big)]))
+        }
+        let digest = SHA256.hexDigest(of: big)
+        let file = store.blobDirectory.appendingPathComponent(String(digest.prefix(2))).appendingPathComponent(digest)
+        #expect(try Data(contentsOf: file) == big)
+        let allFiles = FileManager.default.enumerator(atPath: store.blobDirectory.path)?.compactMap { $0 as? String }
+            .filter { !$0.hasPrefix(".") && $0.count > 2 } ?? []
+        #expect(allFiles.count == 1, "identical values share one file, small and non-external values stay inline")
+        let columns = try DatabaseQueue(path: store.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT _gid, a_data, a_inlineData FROM e_Attachment")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: columns.map { ($0["_gid"] as String, $0) })
+        #expect(byID[a.rawValue]?["a_data"] as String? == "sha256:\(digest)")
+        #expect(byID[c.rawValue]?["a_data"] as Data? == small)
+        #expect(byID[d.rawValue]?["a_inlineData"] as Data? == big)
+        for id in [a, b] { #expect(try store.record(id)?.values["data"] == .binary(big)) }
+        #expect(try store.record(c)?.values["data"] == .binary(small))
+    }
+
+    @Test func aMissingBlobFileIsReportedNotInvented() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
+        let big = Data(repeating: 1, count: 5000)
+        let id = try store.save(author: "t") { try $0.insert("Attachment", values: ["data": .binary(big)]) }
+        try FileManager.default.removeItem(at: store.blobDirectory)
+        let error = try #require(throws: StoreError.self) { try store.record(id) }
+        #expect(error.reason == .damaged)
+        #expect(error.description.contains("Attachment.data"))
+    }
+}
