@@ -37,7 +37,9 @@ struct CommandLauncher {
         }
 
         guard let command = parsed as? any StorekeepCommand else {
-            // Help, or the root command without a subcommand: ArgumentParser's own behaviour.
+            // Help, a command group without a subcommand, or a command that declares no shared
+            // options: ArgumentParser's own behaviour, with errors still mapped below.
+            LoggingSetup.bootstrap(level: ResolvedSettings.defaultLogLevel)
             var builtIn = parsed
             do {
                 try builtIn.run()
