@@ -24,7 +24,7 @@ struct VersionCommandTests {
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix("storekeep ") == true)
         #expect(lines.last?.hasPrefix("libarchive ") == true)
-        let columns = lines.map { line in line.distance(from: line.startIndex, to: line.lastIndex(of: " ")!) }
+        let columns = lines.map { line in line.distance(from: line.startIndex, to: line.lastIndex(of: " ") ?? line.endIndex) }
         #expect(Set(columns).count == 1, "values start in the same column: \(lines)")
     }
 
