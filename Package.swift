@@ -47,7 +47,7 @@ let package = Package(
             name: "SyncStoreTests",
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StoreMaintenanceTests", dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"]),
-        .testTarget(name: "storekeepTests", dependencies: ["ObjectModel"]),
+        .testTarget(name: "storekeepTests", dependencies: ["storekeep", "ObjectModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

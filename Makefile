@@ -1,0 +1,35 @@
+# storekeep: build, test and demo on a fresh Debian machine.
+#   make demo   build and show storekeep working
+#   make test   build and run every test
+
+SHELL := /usr/bin/env bash
+SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build test demo clean
+
+all: build
+
+# Installs the system libraries the package links against, only those that are missing.
+deps:
+	@missing=""; \
+	for package in $(SYSTEM_PACKAGES); do \
+	  dpkg -s "$$package" >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y $$missing; \
+	fi
+
+build: deps
+	swift build
+
+# The end-to-end tests run the built binary, so build it before testing.
+test: deps build
+	swift test
+
+demo: deps build
+	./scripts/demo.sh
+
+clean:
+	swift package clean
