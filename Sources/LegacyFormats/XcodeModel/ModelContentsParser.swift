@@ -52,19 +52,25 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
         parser.delegate = delegate
         let succeeded = parser.parse()
         if let failure = delegate.failure { throw failure }
-        guard succeeded else {
-            let reason = parser.parserError.map { Self.reason(of: $0) } ?? "the parser stopped"
+        // On Linux, libxml2 recovers from some errors and `parse()` still returns true.
+        if !succeeded || parser.parserError != nil {
+            let reason = parser.parserError.map { XMLErrorText.reason(of: $0) } ?? "the parser stopped"
             throw XcodeModelError(
                 path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
-                problem: "malformed XML: \(reason)",
-                hint: "the file is not well-formed XML; restore it from version control or re-save the model in Xcode")
+                problem: "malformed XML: \(reason)", hint: Self.malformedHint)
         }
         return delegate.result
     }
 
-    private static func reason(of error: Error) -> String {
-        let text = (error as NSError).localizedDescription.trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "\(error)" : text
+    private static let malformedHint =
+        "the file is not well-formed XML; restore it from version control or re-save the model in Xcode"
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        guard failure == nil else { return }
+        failure = XcodeModelError(
+            path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
+            problem: "malformed XML: \(XMLErrorText.reason(of: parseError))", hint: Self.malformedHint)
+        parser.abortParsing()
     }
 
     private func fail(_ parser: XMLParser, _ problem: String, hint: String) {
