@@ -85,3 +85,14 @@ struct ManagedModelTests {
         #expect(ModelBundle.versionOrder("Moody", "Moody 2"))
     }
 }
+
+@Suite("ModelBundle.current")
+struct ModelBundleCurrentTests {
+    @Test func fallsBackWithoutCrashing() {
+        let unknownCurrent = ModelBundle(name: "S", versions: [SampleModels.speechTimer], currentVersionName: "S 9")
+        #expect(unknownCurrent.current.versionName == "SpeechTimer 1")
+        let empty = ModelBundle(name: "S", versions: [], currentVersionName: "S 1")
+        #expect(empty.current.entities.isEmpty)
+        #expect(empty.current.name == "S")
+    }
+}
