@@ -20,9 +20,12 @@ public struct ModelBundle: Hashable, Sendable, Codable {
         self.currentVersionName = currentVersionName
     }
 
-    /// The current version (the first version when the current name matches none).
+    /// The current version (the first version when the current name matches none, and an empty
+    /// model named after the bundle when there are no versions at all, e.g. a decoded empty bundle).
     public var current: ManagedModel {
-        versions.first { $0.versionName == currentVersionName } ?? versions[0]
+        versions.first { $0.versionName == currentVersionName }
+            ?? versions.first
+            ?? ManagedModel(name: name, versionName: currentVersionName, entities: [])
     }
 
     /// The version named `name` (with or without the `.xcdatamodel` extension).
