@@ -41,13 +41,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .executableTarget(
+            name: "speechtimer-example",
+            dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"],
+            path: "Examples/SpeechTimerExample"),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel"]),
         .testTarget(name: "LegacyFormatsTests", dependencies: ["LegacyFormats", "ObjectModel"]),
         .testTarget(
             name: "SyncStoreTests",
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StoreMaintenanceTests", dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"]),
-        .testTarget(name: "storekeepTests", dependencies: ["storekeep", "ObjectModel"]),
+        .testTarget(name: "storekeepTests", dependencies: ["storekeep", "ObjectModel", "SyncStore", "StoreMaintenance"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,3 +19,11 @@ public struct ModelLookupError: Error, Hashable, Sendable, CustomStringConvertib
         "model \(model) has no version named '\(wanted)'; it has: \(available.joined(separator: ", "))"
     }
 }
+
+extension ModelLookupError: OperatorFacingError {
+    /// A version name that does not exist is a wrong argument.
+    public var failureKind: FailureKind { .usage }
+
+    /// Names the versions to choose from.
+    public var hint: String? { "choose one of: \(available.joined(separator: ", "))" }
+}

@@ -25,6 +25,9 @@ struct Storekeep: ParsableCommand {
             """,
         version: version,
         subcommands: [
+            ModelCommand.self,
+            InitCommand.self,
+            InfoCommand.self,
             VersionCommand.self,
         ]
     )

@@ -1,0 +1,27 @@
+import Foundation
+import LegacyFormats
+import ObjectModel
+
+/// Loads a model version from an Xcode data model on disk: the version asked for, or the current one.
+///
+/// ```swift
+/// let model = try ModelLoader.load(path: "Migrations/SpeechTimer/SpeechTimer.xcdatamodeld", version: nil)
+/// model.versionName   // "SpeechTimer 2"
+/// ```
+public enum ModelLoader {
+    /// Reads every version of the model at `path`.
+    ///
+    /// - Throws: `XcodeModelError` naming the file (and line) when it cannot be read.
+    public static func loadBundle(path: String) throws -> ModelBundle {
+        try XcodeModelReader().readModel(at: URL(fileURLWithPath: path))
+    }
+
+    /// Reads the model at `path` and picks `version` (with or without `.xcdatamodel`), or the current version.
+    ///
+    /// - Throws: `XcodeModelError` for an unreadable model, `ModelLookupError` for an unknown version.
+    public static func load(path: String, version: String?) throws -> ManagedModel {
+        let bundle = try loadBundle(path: path)
+        guard let version else { return bundle.current }
+        return try bundle.version(named: version)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import ObjectModel
+import SyncStore
+
+/// What `storekeep info` reports about a store: its metadata, model, record counts and history size.
+///
+/// Field names are part of the JSON contract: fields are only ever added.
+///
+/// ```swift
+/// let info = try StoreInfo(store: try SyncStore.open(at: path, readOnly: true))
+/// info.entities["Speech"]   // live Speech records (sub-entities counted under their own names)
+/// ```
+public struct StoreInfo: Encodable, Sendable, Equatable {
+    /// The model a store was made for.
+    public struct Model: Encodable, Sendable, Equatable {
+        /// The model's name.
+        public var name: String
+        /// The model version's name.
+        public var version: String
+        /// The model's own version identifier (may be empty).
+        public var versionIdentifier: String
+        /// The model version hash.
+        public var hash: String
+    }
+
+    /// Counts of the store's history.
+    public struct History: Encodable, Sendable, Equatable {
+        /// Number of transactions.
+        public var transactions: Int
+        /// Number of changes.
+        public var changes: Int
+        /// The store's own peer's highest sequence number.
+        public var localSequence: Int64
+    }
+
+    /// The store file.
+    public var path: String
+    /// The store's UUID.
+    public var storeUUID: String
+    /// The store format version.
+    public var formatVersion: Int
+    /// The sync namespace.
+    public var contentName: String
+    /// This replica's peer ID.
+    public var peerID: String
+    /// The account the data belongs to, when known.
+    public var accountToken: String?
+    /// Whether sync is switched on.
+    public var syncEnabled: Bool
+    /// When the store was created.
+    public var createdAt: Date
+    /// The model the store was made for.
+    public var model: Model
+    /// Live records per exact entity (every entity of the model, 0 included).
+    public var entities: [String: Int]
+    /// History counts.
+    public var history: History
+    /// Bytes used by the database files (main file, WAL and shared memory).
+    public var databaseBytes: Int64
+
+    /// Gathers the information from an open store.
+    ///
+    /// - Throws: `StoreError` when the store cannot be read.
+    public init(store: SyncStore) throws {
+        let metadata = store.metadata
+        path = store.path
+        storeUUID = metadata.storeUUID
+        formatVersion = metadata.formatVersion
+        contentName = metadata.contentName
+        peerID = metadata.peerID
+        accountToken = metadata.accountToken
+        syncEnabled = metadata.syncEnabled
+        createdAt = metadata.createdAt
+        model = Model(name: metadata.modelName, version: metadata.modelVersion,
+                      versionIdentifier: metadata.modelVersionIdentifier, hash: metadata.modelHash)
+        entities = try store.liveRecordCounts()
+        let summary = try store.historySummary()
+        history = History(transactions: summary.transactions, changes: summary.changes, localSequence: summary.localSequence)
+        databaseBytes = ["", "-wal", "-shm"].reduce(0) { total, suffix in
+            let size = (try? FileManager.default.attributesOfItem(atPath: store.path + suffix)[.size] as? NSNumber)?.int64Value
+            return total + (size ?? 0)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import StoreMaintenance
+
+/// The human form of a ``StoreInfo``: metadata lines, then a table of records per entity.
+struct StoreInfoText {
+    /// The report to render.
+    let info: StoreInfo
+
+    /// The text.
+    func render() -> String {
+        let created = ISO8601DateFormatter().string(from: info.createdAt)
+        let metadata = TextTable(
+            columns: [.init("key"), .init("value")],
+            rows: [
+                ["store", info.path],
+                ["format", String(info.formatVersion)],
+                ["model", "\(info.model.name), version \(info.model.version)"],
+                ["model hash", info.model.hash],
+                ["content name", info.contentName],
+                ["peer", info.peerID],
+                ["account", info.accountToken ?? "(none)"],
+                ["sync", info.syncEnabled ? "on" : "off"],
+                ["created", created],
+                ["history", "\(info.history.transactions) transactions, \(info.history.changes) changes"],
+                ["size", "\(info.databaseBytes) bytes"],
+            ],
+            showsHeader: false)
+        let counts = TextTable(
+            columns: [.init("entity"), .init("records", alignment: .right)],
+            rows: info.entities.keys.sorted().map { [$0, String(info.entities[$0] ?? 0)] })
+        return metadata.render() + "\n\n" + counts.render()
+    }
+}
