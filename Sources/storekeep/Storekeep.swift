@@ -28,6 +28,7 @@ struct Storekeep: ParsableCommand {
             ModelCommand.self,
             InitCommand.self,
             InfoCommand.self,
+            DigestCommand.self,
             VersionCommand.self,
         ]
     )

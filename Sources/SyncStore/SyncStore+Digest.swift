@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+extension SyncStore {
+    /// Computes the digest of the store's content (documented in `docs/format.md`).
+    ///
+    /// Covered: every live record's entity, global ID, seed mark, attribute values (binary values by
+    /// their SHA-256, so inline and external values digest alike), to-one targets, and the members
+    /// of every to-many relationship in their order (ordered relationships) or by global ID.
+    /// Not covered: row ids, creation and update times, history, peers.
+    public func contentDigest() throws -> ContentDigest {
+        try read("compute the content digest") { db in
+            var total = SHA256()
+            total.update("storekeep-content-digest 1\n")
+            var entities: [String: ContentDigest.Entity] = [:]
+            var records = 0
+            var links = 0
+            for entity in model.entities.sorted(by: { $0.name < $1.name }) {
+                var hasher = SHA256()
+                let (count, entityLinks) = try digestRecords(of: entity.name, in: db, into: &hasher)
+                links += entityLinks
+                links += try digestToMany(of: entity.name, in: db, into: &hasher)
+                let hex = hasher.finalizeHex()
+                entities[entity.name] = ContentDigest.Entity(records: count, digest: hex)
+                records += count
+                total.update("\(entity.name) \(count) \(hex)\n")
+            }
+            return ContentDigest(digest: total.finalizeHex(), records: records, links: links, entities: entities)
+        }
+    }
+
+    private func digestRecords(of entity: String, in db: Database, into hasher: inout SHA256) throws -> (Int, Int) {
+        guard let table = layout.tableOfEntity[entity] else { return (0, 0) }
+        let attributes = model.attributes(of: entity).filter { !$0.isTransient }.sorted { $0.name < $1.name }
+        let toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String)? in
+            if case .column(_, let column, _) = storage { return (name, column) }
+            return nil
+        }.sorted { $0.0 < $1.0 }
+        let columns = ["_gid", "_seed_set", "_seed_version"]
+            + attributes.map { layout.attributeColumns[entity]![$0.name]! } + toOne.map(\.1)
+        let sql = "SELECT \(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ? ORDER BY _gid"
+        var count = 0
+        var links = 0
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: [entity])
+        while let row = try cursor.next() {
+            count += 1
+            var line = "R \(Self.field(row[0] as String)) \(Self.field((row[1] as String?) ?? "-")) \((row[2] as Int64?).map(String.init) ?? "-")"
+            for (index, attribute) in attributes.enumerated() {
+                line += " \(attribute.name)=" + Self.encode(row[3 + index] as DatabaseValue, type: attribute.type)
+            }
+            for (index, relationship) in toOne.enumerated() {
+                let target = row[3 + attributes.count + index] as String?
+                if target != nil { links += 1 }
+                line += " \(relationship.0)->" + (target.map(Self.field) ?? "-")
+            }
+            hasher.update(line + "\n")
+        }
+        return (count, links)
+    }
+
+    /// Digests the members of each to-many relationship declared (or inherited) by `entity`, in order.
+    private func digestToMany(of entity: String, in db: Database, into hasher: inout SHA256) throws -> Int {
+        guard let table = layout.tableOfEntity[entity] else { return 0 }
+        var links = 0
+        for (name, storage) in (layout.relationships[entity] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let sql: String
+            switch storage {
+            case .column:
+                continue
+            case .inverseColumn(let childTable, let column, let orderColumn):
+                // Members are derived from the children's to-one column (already digested there); only the order is new.
+                guard let orderColumn else { continue }
+                sql = """
+                    SELECT p._gid, c._gid FROM \(table.quotedDatabaseIdentifier) p
+                    JOIN \(childTable.quotedDatabaseIdentifier) c ON c.\(column.quotedDatabaseIdentifier) = p._gid
+                    WHERE p._entity = '\(entity.replacingOccurrences(of: "'", with: "''"))'
+                    ORDER BY p._gid, c.\(orderColumn.quotedDatabaseIdentifier), c._gid
+                    """
+            case .join(let joinTable, let sourceColumn, let targetColumn, let sourceOrder, _):
+                let order = sourceOrder.map { "j.\($0), " } ?? ""
+                sql = """
+                    SELECT p._gid, j.\(targetColumn) FROM \(table.quotedDatabaseIdentifier) p
+                    JOIN \(joinTable.quotedDatabaseIdentifier) j ON j.\(sourceColumn) = p._gid
+                    WHERE p._entity = '\(entity.replacingOccurrences(of: "'", with: "''"))'
+                    ORDER BY p._gid, \(order)j.\(targetColumn)
+                    """
+            }
+            hasher.update("M \(name)\n")
+            let cursor = try Row.fetchCursor(db, sql: sql)
+            while let row = try cursor.next() {
+                if case .join = storage { links += 1 }
+                hasher.update("\(Self.field(row[0] as String)) \(Self.field(row[1] as String))\n")
+            }
+        }
+        return links
+    }
+
+    /// A text field with its length, so that no two different sequences of fields read alike.
+    private static func field(_ text: String) -> String { "\(text.utf8.count):\(text)" }
+
+    /// The canonical text of one stored value.
+    private static func encode(_ value: DatabaseValue, type: AttributeType) -> String {
+        switch ValueCoder.attributeValue(value, for: type) {
+        case .null: return "~"
+        case .integer(let number): return "i\(number)"
+        case .double(let number): return "d" + String(number.bitPattern, radix: 16)
+        case .decimal(let text): return "n" + field(text)
+        case .string(let text):
+            if type.isBinary, text.hasPrefix(BlobStore.referencePrefix) {
+                return "x" + text.dropFirst(BlobStore.referencePrefix.count)
+            }
+            return "s" + field(text)
+        case .boolean(let flag): return flag ? "b1" : "b0"
+        case .date(let date): return "t" + String(date.timeIntervalSince1970.bitPattern, radix: 16)
+        case .binary(let data): return "x" + SHA256.hexDigest(of: data)
+        case .uuid(let uuid): return "u" + uuid.uuidString
+        case .uri(let text): return "r" + field(text)
+        }
+    }
+}
