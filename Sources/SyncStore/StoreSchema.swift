@@ -4,7 +4,7 @@ import ObjectModel
 /// Creates the tables of a new store (the layout `docs/format.md` documents).
 enum StoreSchema {
     /// The store format this build writes and reads.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// Creates every table for `model` and records the column mapping in `sk_column`.
     static func create(in db: Database, model: ManagedModel, layout: StoreLayout) throws {
@@ -25,6 +25,7 @@ enum StoreSchema {
             CREATE INDEX sk_change_gid ON sk_change (gid);
             CREATE TABLE sk_peer (peer TEXT PRIMARY KEY NOT NULL, is_local INTEGER NOT NULL, first_seen REAL NOT NULL) WITHOUT ROWID;
             """)
+        try createMigrationTables(in: db)
         for root in model.rootEntities {
             guard let table = layout.tableOfEntity[root.name] else { continue }
             var columns = [
@@ -48,6 +49,26 @@ enum StoreSchema {
             try db.execute(sql: "CREATE INDEX \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (target)")
         }
         try recordColumns(in: db, model: model, layout: layout)
+    }
+
+    /// Creates the tables added in format 2: the migration history and batch checkpoints.
+    static func createMigrationTables(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sk_migration (
+                id INTEGER PRIMARY KEY, key TEXT NOT NULL, version TEXT NOT NULL, description TEXT NOT NULL,
+                source TEXT NOT NULL, checksum TEXT NOT NULL, started REAL NOT NULL, finished REAL,
+                rows INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL DEFAULT 0, success INTEGER);
+            CREATE INDEX IF NOT EXISTS sk_migration_key ON sk_migration (key);
+            CREATE TABLE IF NOT EXISTS sk_checkpoint (
+                migration INTEGER NOT NULL, stream TEXT NOT NULL, position INTEGER NOT NULL,
+                rows INTEGER NOT NULL, rejected INTEGER NOT NULL, PRIMARY KEY (migration, stream)) WITHOUT ROWID;
+            """)
+    }
+
+    /// Brings a store of an earlier format up to ``formatVersion`` (called when it is opened for writing).
+    static func upgrade(in db: Database, from format: Int) throws {
+        if format < 2 { try createMigrationTables(in: db) }
+        try db.execute(sql: "UPDATE sk_metadata SET value = ? WHERE key = 'formatVersion'", arguments: [String(formatVersion)])
     }
 
     private static func recordColumns(in db: Database, model: ManagedModel, layout: StoreLayout) throws {

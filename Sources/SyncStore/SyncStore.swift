@@ -128,7 +128,8 @@ public final class SyncStore: Sendable {
     ///   - expecting: when given, the store must have been made for this model version; a store
     ///     made for another version is refused with a message naming both versions and the
     ///     entities that differ.
-    ///   - readOnly: open without the right to write (nothing is written to the file).
+    ///   - readOnly: open without the right to write (nothing is written to the file). A store of an
+    ///     earlier format opened for writing is upgraded in place to the current format.
     /// - Throws: ``StoreError`` (`notFound`, `notSQLite`, `notAStore`, `unknownFormat`, `damaged`,
     ///   `modelMismatch`, `busy`, `io`).
     public static func open(at path: String, expecting expected: ManagedModel? = nil, readOnly: Bool = false) throws -> SyncStore {
@@ -142,7 +143,15 @@ public final class SyncStore: Sendable {
         } catch {
             throw StoreError.wrapping(error, path: path, action: "open the store")
         }
-        let (metadata, model) = try StoreReader.readHeader(of: queue, path: path)
+        var (metadata, model) = try StoreReader.readHeader(of: queue, path: path)
+        if !readOnly && metadata.formatVersion < StoreSchema.formatVersion {
+            do {
+                try queue.write { db in try StoreSchema.upgrade(in: db, from: metadata.formatVersion) }
+            } catch {
+                throw StoreError.wrapping(error, path: path, action: "upgrade the store to format \(StoreSchema.formatVersion)")
+            }
+            metadata.formatVersion = StoreSchema.formatVersion
+        }
         if let expected {
             try StoreReader.requireModel(expected, matches: model, metadata: metadata, path: path)
         }

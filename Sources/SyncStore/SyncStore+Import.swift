@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+extension SyncStore {
+    /// Why `record` cannot be imported as it is, or `nil` when it can: an unknown or abstract
+    /// entity, an unknown or transient property, a value of the wrong kind, a duplicate global ID
+    /// is *not* checked here (the import itself refuses it).
+    public func problem(with record: ImportRecord) -> String? {
+        guard let entity = model.entity(named: record.entity), layout.tableOfEntity[record.entity] != nil else {
+            return "there is no entity named '\(record.entity)' in model \(model.versionName)"
+        }
+        if entity.isAbstract { return "entity \(record.entity) is abstract" }
+        for (name, value) in record.values {
+            guard let attribute = model.attribute(name, of: record.entity), !attribute.isTransient else {
+                return "entity \(record.entity) has no stored attribute named '\(name)'"
+            }
+            if ValueCoder.normalized(value, for: attribute) == nil {
+                return "\(record.entity).\(name) is of type \(attribute.type.rawValue) and cannot hold a \(value.kindName) value"
+            }
+        }
+        for name in record.toOne.keys {
+            guard case .column? = layout.relationships[record.entity]?[name] else {
+                return "entity \(record.entity) has no stored to-one relationship named '\(name)'"
+            }
+        }
+        for name in record.toMany.keys {
+            guard case .join? = layout.relationships[record.entity]?[name] else {
+                return "\(record.entity).\(name) is not a to-many relationship kept in a join table"
+            }
+        }
+        return nil
+    }
+
+    /// Writes a batch of imported records, one history transaction for them, and the stream's
+    /// checkpoint, all in one SQLite transaction: after a crash, either all of it is there or none.
+    ///
+    /// - Parameters:
+    ///   - records: the records, each checked with ``problem(with:)`` beforehand.
+    ///   - author: the history author (`storekeep.migrate`).
+    ///   - migration: the migration run (``beginMigration(key:version:description:source:checksum:)``).
+    ///   - checkpoint: where the stream stands after this batch.
+    /// - Throws: ``StoreError``; `invalidRequest` for a record that ``problem(with:)`` would refuse
+    ///   or a global ID that already exists.
+    public func importBatch(_ records: [ImportRecord], author: String, migration: Int64, checkpoint: MigrationCheckpoint) throws {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        let now = Date()
+        do {
+            try database.write { db in
+                let writer = ImportWriter(db: db, store: self, now: now)
+                for record in records { try writer.write(record) }
+                if !records.isEmpty {
+                    try writer.recordHistory(records, author: author)
+                }
+                try db.execute(sql: """
+                    INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (migration, stream) DO UPDATE SET position = excluded.position, rows = excluded.rows, rejected = excluded.rejected
+                    """, arguments: [migration, checkpoint.stream, checkpoint.position, checkpoint.rows, checkpoint.rejected])
+                try db.execute(sql: """
+                    UPDATE sk_migration SET rows = (SELECT COALESCE(SUM(rows), 0) FROM sk_checkpoint WHERE migration = ?),
+                        rejected = (SELECT COALESCE(SUM(rejected), 0) FROM sk_checkpoint WHERE migration = ?) WHERE id = ?
+                    """, arguments: [migration, migration, migration])
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, action: "write a batch")
+        }
+    }
+
+    /// Starts a migration run, or returns the unfinished run with the same `key` so that it can resume.
+    public func beginMigration(key: String, version: String, description: String, source: String, checksum: String) throws -> MigrationRecord {
+        let id: Int64 = try writeOrWrap("start a migration") { db in
+            if let open = try Int64.fetchOne(db, sql: "SELECT id FROM sk_migration WHERE key = ? AND finished IS NULL ORDER BY id DESC LIMIT 1", arguments: [key]) {
+                return open
+            }
+            try db.execute(sql: "INSERT INTO sk_migration (key, version, description, source, checksum, started) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [key, version, description, source, checksum, Date().timeIntervalSince1970])
+            return db.lastInsertedRowID
+        }
+        guard let record = try migrations().first(where: { $0.id == id }) else {
+            throw StoreError(.damaged, path: path, message: "migration run \(id) vanished from sk_migration")
+        }
+        return record
+    }
+
+    /// Marks a migration run finished.
+    public func finishMigration(_ id: Int64, success: Bool) throws {
+        try writeOrWrap("finish a migration") { db in
+            try db.execute(sql: "UPDATE sk_migration SET finished = ?, success = ? WHERE id = ?",
+                           arguments: [Date().timeIntervalSince1970, success ? 1 : 0, id])
+        }
+    }
+
+    /// The migration history, oldest first (empty for a store of format 1 opened read-only).
+    public func migrations() throws -> [MigrationRecord] {
+        try read("read the migration history") { db in
+            guard try db.tableExists("sk_migration") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT * FROM sk_migration ORDER BY id").map { row in
+                MigrationRecord(
+                    id: row["id"], key: row["key"], version: row["version"], description: row["description"],
+                    source: row["source"], checksum: row["checksum"], started: Date(timeIntervalSince1970: row["started"]),
+                    finished: (row["finished"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    rows: row["rows"], rejected: row["rejected"], success: (row["success"] as Int?).map { $0 != 0 })
+            }
+        }
+    }
+
+    /// The checkpoints of a migration run, by stream.
+    public func checkpoints(migration: Int64) throws -> [String: MigrationCheckpoint] {
+        try read("read migration checkpoints") { db in
+            guard try db.tableExists("sk_checkpoint") else { return [:] }
+            var result: [String: MigrationCheckpoint] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_checkpoint WHERE migration = ?", arguments: [migration]) {
+                let checkpoint = MigrationCheckpoint(stream: row["stream"], position: row["position"], rows: row["rows"], rejected: row["rejected"])
+                result[checkpoint.stream] = checkpoint
+            }
+            return result
+        }
+    }
+
+    private func writeOrWrap<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        do {
+            return try database.write(body)
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, action: action)
+        }
+    }
+}

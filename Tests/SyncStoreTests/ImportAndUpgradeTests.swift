@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import ObjectModel
+import Testing
+@testable import SyncStore
+
+@Suite struct ImportAndUpgradeTests {
+    let folder: TemporaryFolder
+    let store: SyncStore
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
+    }
+
+    @Test func aBatchWritesRecordsHistoryAndCheckpointTogether() throws {
+        let run = try store.beginMigration(key: "k1", version: "v", description: "test", source: "src", checksum: "c")
+        let project = ImportRecord(entity: "Project", globalID: GlobalID("p"), values: ["name": .string("P")])
+        let tasks = (0..<3).map {
+            ImportRecord(entity: "Task", globalID: GlobalID("t\($0)"), values: ["title": .string("t\($0)")],
+                         toOne: ["project": GlobalID("p")], toOneOrder: ["project": Int64(2 - $0)])
+        }
+        let tag = ImportRecord(entity: "Tag", globalID: GlobalID("red"), values: ["name": .string("red")],
+                               toMany: ["items": [GlobalID("t2"), GlobalID("t0")]])
+        try store.importBatch([project] + tasks + [tag], author: "storekeep.migrate", migration: run.id,
+                              checkpoint: MigrationCheckpoint(stream: "all", position: 5, rows: 5, rejected: 1))
+        #expect(try store.related("tasks", of: GlobalID("p")) == [GlobalID("t2"), GlobalID("t1"), GlobalID("t0")])
+        #expect(Set(try store.related("tags", of: GlobalID("t0"))) == [GlobalID("red")])
+        #expect(try store.record(GlobalID("t1"))?.values["done"] == .boolean(false), "model defaults apply")
+        #expect(try store.checkpoints(migration: run.id)["all"] == MigrationCheckpoint(stream: "all", position: 5, rows: 5, rejected: 1))
+        let history = try store.transactions()
+        #expect(history.count == 1)
+        #expect(history[0].author == "storekeep.migrate")
+        #expect(history[0].changes.count == 5)
+        #expect(history[0].changes.allSatisfy { $0.kind == .insert })
+        let migration = try #require(try store.migrations().first)
+        #expect(migration.rows == 5)
+        #expect(migration.rejected == 1)
+        #expect(migration.finished == nil)
+        #expect(try store.beginMigration(key: "k1", version: "v", description: "test", source: "src", checksum: "c").id == run.id,
+                "an unfinished run with the same key resumes")
+        try store.finishMigration(run.id, success: true)
+        #expect(try store.migrations().first?.success == true)
+        #expect(try store.beginMigration(key: "k1", version: "v", description: "test", source: "src", checksum: "c").id != run.id)
+    }
+
+    @Test func aFailingBatchLeavesNeitherRecordsNorCheckpoint() throws {
+        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let good = ImportRecord(entity: "Tag", globalID: GlobalID("a"), values: ["name": .string("a")])
+        let duplicate = ImportRecord(entity: "Tag", globalID: GlobalID("a"), values: ["name": .string("b")])
+        let error = try #require(throws: StoreError.self) {
+            try store.importBatch([good, duplicate], author: "m", migration: run.id,
+                                  checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 2, rejected: 0))
+        }
+        #expect(error.description.contains("already exists"))
+        #expect(try store.liveRecordCounts()["Tag"] == 0)
+        #expect(try store.checkpoints(migration: run.id).isEmpty)
+        #expect(try store.historySummary().transactions == 0)
+    }
+
+    @Test func problemsAreNamedBeforeWriting() throws {
+        #expect(store.problem(with: ImportRecord(entity: "Item", globalID: GlobalID("x"))) == "entity Item is abstract")
+        #expect(store.problem(with: ImportRecord(entity: "Task", globalID: GlobalID("x"), values: ["priority": .string("high")]))?
+            .contains("cannot hold a string") == true)
+        #expect(store.problem(with: ImportRecord(entity: "Tag", globalID: GlobalID("x"), toOne: ["items": GlobalID("y")])) != nil)
+        #expect(store.problem(with: ImportRecord(entity: "Tag", globalID: GlobalID("x"), values: ["name": .string("ok")])) == nil)
+    }
+
+    @Test func aFormatOneStoreIsUpgradedWhenOpenedForWriting() throws {
+        let path = store.path
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "DROP TABLE sk_migration; DROP TABLE sk_checkpoint; UPDATE sk_metadata SET value = '1' WHERE key = 'formatVersion'")
+        }
+        let readOnly = try SyncStore.open(at: path, readOnly: true)
+        #expect(readOnly.metadata.formatVersion == 1)
+        #expect(try readOnly.migrations().isEmpty)
+        let writable = try SyncStore.open(at: path)
+        #expect(writable.metadata.formatVersion == StoreSchema.formatVersion)
+        _ = try writable.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        #expect(try SyncStore.open(at: path, readOnly: true).metadata.formatVersion == 2)
+    }
+}
