@@ -8,12 +8,15 @@ public struct MigrationCheckpoint: Hashable, Sendable, Codable {
     public var rows: Int
     /// Records rejected so far by this stream.
     public var rejected: Int
+    /// The order-independent digest of every record this stream has written (see ``RecordDigestSum``).
+    public var digest: RecordDigestSum
 
     /// Creates a checkpoint.
-    public init(stream: String, position: Int64, rows: Int, rejected: Int) {
+    public init(stream: String, position: Int64, rows: Int, rejected: Int, digest: RecordDigestSum = RecordDigestSum()) {
         self.stream = stream
         self.position = position
         self.rows = rows
         self.rejected = rejected
+        self.digest = digest
     }
 }

@@ -61,7 +61,11 @@ enum StoreSchema {
             CREATE INDEX IF NOT EXISTS sk_migration_key ON sk_migration (key);
             CREATE TABLE IF NOT EXISTS sk_checkpoint (
                 migration INTEGER NOT NULL, stream TEXT NOT NULL, position INTEGER NOT NULL,
-                rows INTEGER NOT NULL, rejected INTEGER NOT NULL, PRIMARY KEY (migration, stream)) WITHOUT ROWID;
+                rows INTEGER NOT NULL, rejected INTEGER NOT NULL, digest TEXT NOT NULL,
+                PRIMARY KEY (migration, stream)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS sk_rejected (
+                id INTEGER PRIMARY KEY, migration INTEGER NOT NULL, stream TEXT NOT NULL, position INTEGER NOT NULL,
+                entity TEXT NOT NULL, reason TEXT NOT NULL);
             """)
     }
 

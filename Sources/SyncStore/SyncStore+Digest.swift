@@ -31,32 +31,38 @@ extension SyncStore {
     }
 
     private func digestRecords(of entity: String, in db: Database, into hasher: inout SHA256) throws -> (Int, Int) {
-        guard let table = layout.tableOfEntity[entity] else { return (0, 0) }
-        let attributes = model.attributes(of: entity).filter { !$0.isTransient }.sorted { $0.name < $1.name }
-        let toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String)? in
-            if case .column(_, let column, _) = storage { return (name, column) }
-            return nil
-        }.sorted { $0.0 < $1.0 }
-        let columns = ["_gid", "_seed_set", "_seed_version"]
-            + attributes.map { layout.attributeColumns[entity]![$0.name]! } + toOne.map(\.1)
-        let sql = "SELECT \(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ? ORDER BY _gid"
+        guard let encoder = RecordLineEncoder(store: self, entity: entity) else { return (0, 0) }
         var count = 0
         var links = 0
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: [entity])
+        let cursor = try Row.fetchCursor(db, sql: encoder.selectSQL, arguments: [entity])
         while let row = try cursor.next() {
             count += 1
-            var line = "R \(Self.field(row[0] as String)) \(Self.field((row[1] as String?) ?? "-")) \((row[2] as Int64?).map(String.init) ?? "-")"
-            for (index, attribute) in attributes.enumerated() {
-                line += " \(attribute.name)=" + Self.encode(row[3 + index] as DatabaseValue, type: attribute.type)
-            }
-            for (index, relationship) in toOne.enumerated() {
-                let target = row[3 + attributes.count + index] as String?
-                if target != nil { links += 1 }
-                line += " \(relationship.0)->" + (target.map(Self.field) ?? "-")
-            }
+            let (line, rowLinks) = encoder.line(fromRow: row)
+            links += rowLinks
             hasher.update(line + "\n")
         }
         return (count, links)
+    }
+
+    /// The canonical line of a record about to be imported: the same text ``contentDigest()`` reads
+    /// from the store once the record is written (model defaults applied, binary values by SHA-256).
+    public func digestLine(of record: ImportRecord) -> String {
+        RecordLineEncoder(store: self, entity: record.entity)?.line(for: record) ?? "R \(record.globalID.rawValue) ?"
+    }
+
+    /// The number of live records of exactly `entity` and the sum of their line digests.
+    public func recordDigestSum(of entity: String) throws -> (count: Int, sum: RecordDigestSum) {
+        guard let encoder = RecordLineEncoder(store: self, entity: entity) else { return (0, RecordDigestSum()) }
+        return try read("digest records") { db in
+            var sum = RecordDigestSum()
+            var count = 0
+            let cursor = try Row.fetchCursor(db, sql: encoder.selectSQL, arguments: [entity])
+            while let row = try cursor.next() {
+                count += 1
+                sum.add(line: encoder.line(fromRow: row).0)
+            }
+            return (count, sum)
+        }
     }
 
     /// Digests the members of each to-many relationship declared (or inherited) by `entity`, in order.
@@ -97,10 +103,10 @@ extension SyncStore {
     }
 
     /// A text field with its length, so that no two different sequences of fields read alike.
-    private static func field(_ text: String) -> String { "\(text.utf8.count):\(text)" }
+    static func field(_ text: String) -> String { "\(text.utf8.count):\(text)" }
 
     /// The canonical text of one stored value.
-    private static func encode(_ value: DatabaseValue, type: AttributeType) -> String {
+    static func encode(_ value: DatabaseValue, type: AttributeType) -> String {
         switch ValueCoder.attributeValue(value, for: type) {
         case .null: return "~"
         case .integer(let number): return "i\(number)"

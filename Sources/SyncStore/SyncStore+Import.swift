@@ -42,7 +42,9 @@ extension SyncStore {
     ///   - checkpoint: where the stream stands after this batch.
     /// - Throws: ``StoreError``; `invalidRequest` for a record that ``problem(with:)`` would refuse
     ///   or a global ID that already exists.
-    public func importBatch(_ records: [ImportRecord], author: String, migration: Int64, checkpoint: MigrationCheckpoint) throws {
+    public func importBatch(
+        _ records: [ImportRecord], rejections: [MigrationRejection] = [], author: String, migration: Int64, checkpoint: MigrationCheckpoint
+    ) throws {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
         let now = Date()
         do {
@@ -52,10 +54,16 @@ extension SyncStore {
                 if !records.isEmpty {
                     try writer.recordHistory(records, author: author)
                 }
+                for rejection in rejections {
+                    try db.execute(sql: "INSERT INTO sk_rejected (migration, stream, position, entity, reason) VALUES (?, ?, ?, ?, ?)",
+                                   arguments: [migration, rejection.stream, rejection.position, rejection.entity, rejection.reason])
+                }
                 try db.execute(sql: """
-                    INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (migration, stream) DO UPDATE SET position = excluded.position, rows = excluded.rows, rejected = excluded.rejected
-                    """, arguments: [migration, checkpoint.stream, checkpoint.position, checkpoint.rows, checkpoint.rejected])
+                    INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected, digest) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (migration, stream) DO UPDATE SET position = excluded.position, rows = excluded.rows,
+                        rejected = excluded.rejected, digest = excluded.digest
+                    """, arguments: [migration, checkpoint.stream, checkpoint.position, checkpoint.rows, checkpoint.rejected,
+                                     checkpoint.digest.description])
                 try db.execute(sql: """
                     UPDATE sk_migration SET rows = (SELECT COALESCE(SUM(rows), 0) FROM sk_checkpoint WHERE migration = ?),
                         rejected = (SELECT COALESCE(SUM(rejected), 0) FROM sk_checkpoint WHERE migration = ?) WHERE id = ?
@@ -110,10 +118,21 @@ extension SyncStore {
             guard try db.tableExists("sk_checkpoint") else { return [:] }
             var result: [String: MigrationCheckpoint] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_checkpoint WHERE migration = ?", arguments: [migration]) {
-                let checkpoint = MigrationCheckpoint(stream: row["stream"], position: row["position"], rows: row["rows"], rejected: row["rejected"])
+                let checkpoint = MigrationCheckpoint(stream: row["stream"], position: row["position"], rows: row["rows"], rejected: row["rejected"],
+                                                     digest: RecordDigestSum(hex: row["digest"]) ?? RecordDigestSum())
                 result[checkpoint.stream] = checkpoint
             }
             return result
+        }
+    }
+
+    /// The records a migration run rejected, in the order they were met.
+    public func rejections(migration: Int64) throws -> [MigrationRejection] {
+        try read("read rejected records") { db in
+            guard try db.tableExists("sk_rejected") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT * FROM sk_rejected WHERE migration = ? ORDER BY id", arguments: [migration]).map {
+                MigrationRejection(stream: $0["stream"], position: $0["position"], entity: $0["entity"], reason: $0["reason"])
+            }
         }
     }
 

@@ -80,3 +80,47 @@ import Testing
         #expect(try SyncStore.open(at: path, readOnly: true).metadata.formatVersion == 2)
     }
 }
+
+@Suite struct RecordDigestSumTests {
+    @Test func sumIsOrderIndependentAndRoundTripsThroughHex() {
+        var a = RecordDigestSum()
+        var b = RecordDigestSum()
+        for line in ["x", "y", "z"] { a.add(line: line) }
+        for line in ["z", "x", "y"] { b.add(line: line) }
+        #expect(a == b)
+        #expect(RecordDigestSum(hex: a.description) == a)
+        var c = RecordDigestSum()
+        c.add(line: "x")
+        #expect(c != a)
+        var d = RecordDigestSum()
+        d.add(c)
+        #expect(d == c)
+    }
+
+    @Test func carriesPropagateAcrossWords() {
+        var sum = RecordDigestSum(hex: "0000000000000000ffffffffffffffffffffffffffffffffffffffffffffffff")!
+        sum.add(digest: [UInt8](repeating: 0, count: 31) + [1])
+        #expect(sum.description == "0000000000000001000000000000000000000000000000000000000000000000")
+    }
+
+    @Test func theLineOfAnImportedRecordIsTheLineReadBack() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("d.store"), model: TestModels.workspace(), contentName: "W")
+        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let records = [
+            ImportRecord(entity: "Task", globalID: GlobalID("t"), values: ["title": .string("a\u{0}b"), "priority": .integer(3)],
+                         toOne: ["project": GlobalID("p")]),
+            ImportRecord(entity: "Attachment", globalID: GlobalID("a"), values: ["data": .binary(Data(repeating: 3, count: 9000))]),
+            ImportRecord(entity: "Kinds", globalID: GlobalID("k"), values: ["dbl": .integer(2), "when": .date(Date(timeIntervalSince1970: 12.5))],
+                         seed: SeedMark(set: "s", version: 2)),
+        ]
+        var expected: [String: RecordDigestSum] = [:]
+        for record in records { expected[record.entity, default: RecordDigestSum()].add(line: store.digestLine(of: record)) }
+        try store.importBatch(records, author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 3, rejected: 0))
+        for record in records {
+            let (count, sum) = try store.recordDigestSum(of: record.entity)
+            #expect(count == 1)
+            #expect(sum == expected[record.entity], "\(record.entity)")
+        }
+    }
+}
