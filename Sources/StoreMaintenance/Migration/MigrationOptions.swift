@@ -1,0 +1,31 @@
+/// How a migration runs.
+public struct MigrationOptions: Sendable {
+    /// What to do with a record that cannot be written.
+    public enum OnError: String, Sendable, CaseIterable {
+        /// Stop at the first one; the target stays resumable (exit 65).
+        case stop
+        /// Skip it, report it, and go on.
+        case skip
+    }
+
+    /// Records per batch (one SQLite transaction and one checkpoint each).
+    public var batchSize: Int
+    /// Bytes of values per batch before it is written early (large binary values).
+    public var batchBytes: Int
+    /// What to do with a record that cannot be written.
+    public var onError: OnError
+    /// The content name of a target created by the migration (default: the model's name).
+    public var contentName: String?
+    /// The peer ID of a target created by the migration (default: a new UUID).
+    public var peerID: String?
+
+    /// Creates options; the defaults suit most sources.
+    public init(batchSize: Int = 10_000, batchBytes: Int = 32 << 20, onError: OnError = .stop,
+                contentName: String? = nil, peerID: String? = nil) {
+        self.batchSize = batchSize
+        self.batchBytes = batchBytes
+        self.onError = onError
+        self.contentName = contentName
+        self.peerID = peerID
+    }
+}

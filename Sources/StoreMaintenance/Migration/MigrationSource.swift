@@ -1,0 +1,21 @@
+import ObjectModel
+
+/// A source a migration reads: what it is, the model it produces records for, and its streams.
+public protocol MigrationSource {
+    /// The kind of source, in a few words ("binary property list with mapping speechtimer1-plist").
+    var kindDescription: String { get }
+    /// The source as given on the command line.
+    var location: String { get }
+    /// The model version the records are for (the target store's model).
+    var targetModel: ManagedModel { get }
+    /// Where the source's own model came from, when that is worth saying ("model inferred from …").
+    var modelNote: String? { get }
+    /// What identifies this source's content (a fingerprint; equal for an unchanged source).
+    var fingerprint: String { get }
+    /// The checksum of the mapping or step files applied ("-" when none).
+    var checksum: String { get }
+    /// The streams, in the order they must run (targets of lookups first).
+    var streams: [any MigrationStream] { get }
+    /// Checks the source before anything is written (for example the values a mapping requires).
+    func validate() throws
+}

@@ -1,0 +1,190 @@
+import Foundation
+import ObjectModel
+import SyncStore
+
+/// Runs a migration from a ``MigrationSource`` into a new store, in batches that each commit their
+/// records, history and checkpoint together, so that a killed run resumes where it stopped and ends
+/// with the same content as an uninterrupted one.
+///
+/// ```swift
+/// let migrator = Migrator(source: source, target: "new.store", options: MigrationOptions())
+/// let report = try migrator.run { progress in print(progress.done) }
+/// report.verified   // counts and digests of what was read match what was written
+/// ```
+public struct Migrator {
+    /// The history author of migration batches.
+    public static let author = "storekeep.migrate"
+
+    /// The source.
+    public let source: any MigrationSource
+    /// The target store path.
+    public let target: String
+    /// How to run.
+    public let options: MigrationOptions
+
+    /// Creates a migrator.
+    public init(source: any MigrationSource, target: String, options: MigrationOptions) {
+        self.source = source
+        self.target = target
+        self.options = options
+    }
+
+    /// What identifies this migration: the source's fingerprint, the mapping checksum and the target model hash.
+    public var key: String {
+        SHA256.hexDigest(of: "\(source.fingerprint)|\(source.checksum)|\(source.targetModel.versionHash)")
+    }
+
+    /// What the run would do; writes nothing.
+    public func plan() throws -> MigrationPlan {
+        try source.validate()
+        let model = source.targetModel
+        var mode = "new"
+        var written: [String: Int] = [:]
+        if FileManager.default.fileExists(atPath: target) {
+            let store = try SyncStore.open(at: target, expecting: model, readOnly: true)
+            let runs = try store.migrations().filter { $0.key == key }
+            if runs.contains(where: { $0.success == true }) {
+                mode = "alreadyCompleted"
+            } else if let open = runs.last(where: { $0.finished == nil }) {
+                mode = "resume"
+                written = try store.checkpoints(migration: open.id).mapValues(\.rows)
+            } else {
+                try requireEmpty(store)
+            }
+        }
+        let streams = try source.streams.map {
+            MigrationPlan.Stream(stream: $0.name, entity: $0.entity, estimatedRows: try $0.estimatedCount(), alreadyWritten: written[$0.name] ?? 0)
+        }
+        var steps = [FileManager.default.fileExists(atPath: target)
+            ? "open \(target) (made for \(model.name) \(model.versionName))"
+            : "create \(target) for \(model.name) \(model.versionName) (content name \(options.contentName ?? contentName(for: model)))"]
+        steps += streams.map { "read \($0.stream) into \($0.entity) in batches of \(options.batchSize) records, checkpointing each batch" }
+        steps += ["verify per-entity counts and the digest of what was read against what was written",
+                  "record the run in the store's migration history"]
+        return MigrationPlan(source: source.location, sourceKind: source.kindDescription, modelNote: source.modelNote, target: target,
+                             model: "\(model.name) \(model.versionName)", modelHash: model.versionHash, mode: mode,
+                             streams: streams, steps: mode == "alreadyCompleted" ? ["nothing: this migration has already completed"] : steps)
+    }
+
+    /// Runs (or resumes) the migration.
+    ///
+    /// - Parameter progress: called after every batch.
+    /// - Returns: the report; its outcome is `stoppedAtRejectedRecord` when `--on-error stop` met a rejected record.
+    /// - Throws: the source's errors, `StoreError`, ``MaintenanceError``.
+    public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
+        try source.validate()
+        let model = source.targetModel
+        let store = try openTarget(model: model)
+        let runs = try store.migrations().filter { $0.key == key }
+        if let done = runs.last(where: { $0.success == true }) {
+            return try report(store: store, runID: done.id, outcome: .alreadyCompleted, resumed: false, seconds: [:], verified: true)
+        }
+        let unfinished = runs.last { $0.finished == nil }
+        if unfinished == nil { try requireEmpty(store) }
+        let run = try store.beginMigration(
+            key: key, version: model.versionName,
+            description: "\(source.kindDescription) → \(model.name) \(model.versionName)",
+            source: source.location, checksum: source.checksum)
+        let checkpoints = try store.checkpoints(migration: run.id)
+        let estimates = try source.streams.map { try $0.estimatedCount() }
+        let grandTotal = estimates.contains(where: { $0 == nil }) ? nil : estimates.compactMap { $0 }.reduce(0, +)
+        var doneThisRun = 0
+        var seconds: [String: Double] = [:]
+        for (index, stream) in source.streams.enumerated() {
+            let started = Date()
+            var runner = StreamRunner(
+                stream: stream, store: store, migration: run.id, options: options,
+                checkpoint: checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0))
+            let stopped = try runner.run { done, handledNow in
+                progress(MigrationProgress(stream: stream.name, entity: stream.entity, done: done, total: estimates[index],
+                                           doneThisRun: doneThisRun + handledNow, grandTotal: grandTotal))
+            }
+            doneThisRun += runner.handledThisRun
+            seconds[stream.name] = Date().timeIntervalSince(started)
+            if let stopped {
+                try RejectionReport.write([stopped], for: target)
+                var result = try report(store: store, runID: run.id, outcome: .stoppedAtRejectedRecord, resumed: unfinished != nil,
+                                        seconds: seconds, verified: false)
+                result.stoppedAt = "\(stopped.stream)[\(stopped.position)]: \(stopped.reason)"
+                result.rejectedReport = RejectionReport.path(for: target)
+                return result
+            }
+        }
+        try verify(store: store, runID: run.id)
+        try store.finishMigration(run.id, success: true)
+        let rejections = try store.rejections(migration: run.id)
+        var result = try report(store: store, runID: run.id, outcome: .completed, resumed: unfinished != nil, seconds: seconds, verified: true)
+        if !rejections.isEmpty {
+            try RejectionReport.write(rejections, for: target)
+            result.rejectedReport = RejectionReport.path(for: target)
+        }
+        result.digest = try store.contentDigest().digest
+        return result
+    }
+
+    private func openTarget(model: ManagedModel) throws -> SyncStore {
+        if FileManager.default.fileExists(atPath: target) {
+            return try SyncStore.open(at: target, expecting: model)
+        }
+        return try SyncStore.create(at: target, model: model, contentName: options.contentName ?? contentName(for: model), peerID: options.peerID)
+    }
+
+    private func contentName(for model: ManagedModel) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        let cleaned = String(model.name.map { allowed.contains($0) ? $0 : "-" }).drop { $0 == "." }
+        return cleaned.isEmpty ? "storekeep" : String(cleaned.prefix(200))
+    }
+
+    /// A target that exists must be empty unless it holds an unfinished run of this very migration.
+    private func requireEmpty(_ store: SyncStore) throws {
+        let records = try store.liveRecordCounts().values.reduce(0, +)
+        let history = try store.historySummary()
+        guard records == 0, history.transactions == 0, try store.migrations().isEmpty else {
+            throw MaintenanceError(
+                path: target, problem: "the target already holds data (\(records) records, \(history.transactions) transactions) that this migration did not write",
+                hint: "migrate into a new target path", failureKind: .cannotCreateOutput)
+        }
+    }
+
+    /// Compares, per entity, the records and digest sums the streams wrote with what the store holds.
+    private func verify(store: SyncStore, runID: Int64) throws {
+        let checkpoints = try store.checkpoints(migration: runID)
+        var expected: [String: (rows: Int, sum: RecordDigestSum)] = [:]
+        for stream in source.streams {
+            let checkpoint = checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0)
+            var entry = expected[stream.entity] ?? (0, RecordDigestSum())
+            entry.rows += checkpoint.rows
+            entry.sum.add(checkpoint.digest)
+            expected[stream.entity] = entry
+        }
+        for (entity, wanted) in expected.sorted(by: { $0.key < $1.key }) {
+            let (count, sum) = try store.recordDigestSum(of: entity)
+            guard count == wanted.rows, sum == wanted.sum else {
+                try store.finishMigration(runID, success: false)
+                throw MaintenanceError(
+                    path: target,
+                    problem: "verification failed for \(entity): \(wanted.rows) records read, \(count) in the store\(count == wanted.rows ? ", with different content" : "")",
+                    hint: "keep the source; report this with the command line (the target is not trustworthy)",
+                    failureKind: .internalFailure)
+            }
+        }
+    }
+
+    private func report(store: SyncStore, runID: Int64, outcome: MigrationReport.Outcome, resumed: Bool,
+                        seconds: [String: Double], verified: Bool) throws -> MigrationReport {
+        let checkpoints = try store.checkpoints(migration: runID)
+        let streams = source.streams.map { stream -> MigrationReport.Stream in
+            let checkpoint = checkpoints[stream.name]
+            let written = checkpoint?.rows ?? 0
+            let rejected = checkpoint?.rejected ?? 0
+            return MigrationReport.Stream(stream: stream.name, entity: stream.entity, read: written + rejected, written: written,
+                                          rejected: rejected, seconds: seconds[stream.name] ?? 0)
+        }
+        let model = source.targetModel
+        return MigrationReport(
+            outcome: outcome, source: source.location, sourceKind: source.kindDescription, modelNote: source.modelNote,
+            target: target, model: "\(model.name) \(model.versionName)", migrationID: runID, resumed: resumed, streams: streams,
+            verified: verified, digest: outcome == .alreadyCompleted ? try store.contentDigest().digest : nil,
+            rejectedReport: nil, stoppedAt: nil)
+    }
+}

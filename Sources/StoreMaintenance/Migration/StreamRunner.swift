@@ -1,0 +1,88 @@
+import Foundation
+import SyncStore
+
+/// Reads one stream into the store in batches, each committed with its checkpoint.
+struct StreamRunner {
+    let stream: any MigrationStream
+    let store: SyncStore
+    let migration: Int64
+    let options: MigrationOptions
+    /// Where the stream stands (what the store has committed, plus the open batch).
+    var checkpoint: MigrationCheckpoint
+    /// Items handled in this run.
+    private(set) var handledThisRun = 0
+
+    init(stream: any MigrationStream, store: SyncStore, migration: Int64, options: MigrationOptions, checkpoint: MigrationCheckpoint) {
+        self.stream = stream
+        self.store = store
+        self.migration = migration
+        self.options = options
+        self.checkpoint = checkpoint
+    }
+
+    /// Runs the stream to its end, or to the first rejected record under `--on-error stop`, which it returns.
+    mutating func run(progress: (_ done: Int, _ handledThisRun: Int) -> Void) throws -> MigrationRejection? {
+        var batch: [ImportRecord] = []
+        var rejections: [MigrationRejection] = []
+        var bytes = 0
+        var committed = checkpoint
+        var stopped: MigrationRejection?
+        let store = self.store
+        let options = self.options
+        let entity = stream.entity
+        let streamName = stream.name
+        func flush(_ runner: inout StreamRunner) throws {
+            guard runner.checkpoint.position != committed.position else { return }
+            try store.importBatch(batch, rejections: rejections, author: Migrator.author, migration: runner.migration, checkpoint: runner.checkpoint)
+            committed = runner.checkpoint
+            batch.removeAll(keepingCapacity: true)
+            rejections.removeAll()
+            bytes = 0
+            progress(runner.checkpoint.rows + runner.checkpoint.rejected, runner.handledThisRun)
+        }
+        var runner = self
+        try stream.forEach(after: checkpoint.position, store: store) { item in
+            switch item {
+            case .record(let position, let record):
+                if let problem = store.problem(with: record) {
+                    let rejection = MigrationRejection(stream: streamName, position: position, entity: entity, reason: problem)
+                    if options.onError == .stop { stopped = rejection; return false }
+                    rejections.append(rejection)
+                    runner.checkpoint.rejected += 1
+                } else {
+                    batch.append(record)
+                    runner.checkpoint.digest.add(line: store.digestLine(of: record))
+                    runner.checkpoint.rows += 1
+                    bytes += Self.approximateSize(of: record)
+                }
+                runner.checkpoint.position = position
+            case .rejected(let position, let reason):
+                let rejection = MigrationRejection(stream: streamName, position: position, entity: entity, reason: reason)
+                if options.onError == .stop { stopped = rejection; return false }
+                rejections.append(rejection)
+                runner.checkpoint.rejected += 1
+                runner.checkpoint.position = position
+            }
+            runner.handledThisRun += 1
+            if batch.count + rejections.count >= options.batchSize || bytes >= options.batchBytes {
+                try flush(&runner)
+            }
+            return true
+        }
+        try flush(&runner)
+        self = runner
+        return stopped
+    }
+
+    private static func approximateSize(of record: ImportRecord) -> Int {
+        var size = 64
+        for value in record.values.values {
+            switch value {
+            case .binary(let data): size += data.count
+            case .string(let text), .decimal(let text), .uri(let text): size += text.utf8.count
+            default: size += 8
+            }
+        }
+        return size
+    }
+}

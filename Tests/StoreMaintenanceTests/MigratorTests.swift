@@ -1,0 +1,139 @@
+import Foundation
+import ObjectModel
+import StoreMaintenance
+import SyncStore
+import Testing
+
+/// An in-memory source: types, then notes that point at them; `failAfter` makes the stream throw
+/// part-way, as a killed process would stop.
+final class ArraySource: MigrationSource {
+    struct Stream: MigrationStream {
+        let name: String
+        let entity: String
+        let items: [MigrationItem]
+        let failAfter: Int?
+        func estimatedCount() throws -> Int? { items.count }
+        func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws {
+            var handled = 0
+            for item in items {
+                let itemPosition: Int64
+                switch item {
+                case .record(let position, _), .rejected(let position, _): itemPosition = position
+                }
+                guard itemPosition > position else { continue }
+                if let failAfter, handled == failAfter { throw Interrupted() }
+                handled += 1
+                if try !body(item) { return }
+            }
+        }
+    }
+    struct Interrupted: Error {}
+
+    static let model = ManagedModel(name: "Notes", versionName: "Notes 1", entities: [
+        EntityDescription(name: "Kind", attributes: [.init(name: "name", type: .string)]),
+        EntityDescription(name: "Note", attributes: [.init(name: "text", type: .string), .init(name: "size", type: .integer32, isOptional: true)],
+                          relationships: [.init(name: "kind", destination: "Kind", isOptional: true)]),
+    ])
+
+    var failAfter: Int?
+    var badNote: Int?
+    init(failAfter: Int? = nil, badNote: Int? = nil) {
+        self.failAfter = failAfter
+        self.badNote = badNote
+    }
+
+    var kindDescription: String { "test arrays" }
+    var location: String { "memory" }
+    var targetModel: ManagedModel { Self.model }
+    var modelNote: String? { nil }
+    var fingerprint: String { "fixed" }
+    var checksum: String { "-" }
+    func validate() throws {}
+    var streams: [any MigrationStream] {
+        let kinds = (0..<3).map { index in
+            MigrationItem.record(position: Int64(index), ImportRecord(entity: "Kind", globalID: GlobalID("kind-\(index)"), values: ["name": .string("k\(index)")]))
+        }
+        let notes = (0..<50).map { index -> MigrationItem in
+            if index == badNote { return .rejected(position: Int64(index), reason: "note \(index) has no text") }
+            return .record(position: Int64(index), ImportRecord(
+                entity: "Note", globalID: GlobalID("note-\(index)"), values: ["text": .string("n\(index)"), "size": .integer(Int64(index))],
+                toOne: ["kind": GlobalID("kind-\(index % 3)")]))
+        }
+        return [Stream(name: "kinds", entity: "Kind", items: kinds, failAfter: nil),
+                Stream(name: "notes", entity: "Note", items: notes, failAfter: failAfter)]
+    }
+}
+
+@Suite struct MigratorTests {
+    let folder: URL
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    @Test func anInterruptedRunResumesToTheSameContent() throws {
+        let options = MigrationOptions(batchSize: 7)
+        let whole = try Migrator(source: ArraySource(), target: path("whole.store"), options: options).run()
+        #expect(whole.outcome == .completed)
+        #expect(whole.verified)
+        #expect(whole.streams.map(\.written) == [3, 50])
+
+        let target = path("resumed.store")
+        #expect(throws: ArraySource.Interrupted.self) {
+            try Migrator(source: ArraySource(failAfter: 23), target: target, options: options).run()
+        }
+        let partial = try SyncStore.open(at: target, readOnly: true)
+        #expect(try partial.liveRecordCounts()["Note"] == 21, "three whole batches of 7 were committed")
+        #expect(try partial.migrations().first?.finished == nil)
+
+        let resumed = try Migrator(source: ArraySource(), target: target, options: options).run()
+        #expect(resumed.outcome == .completed)
+        #expect(resumed.resumed)
+        #expect(resumed.verified)
+        #expect(resumed.digest == whole.digest)
+        #expect(resumed.streams.map(\.written) == [3, 50])
+
+        let again = try Migrator(source: ArraySource(), target: target, options: options).run()
+        #expect(again.outcome == .alreadyCompleted)
+        #expect(try SyncStore.open(at: target, readOnly: true).historySummary() == SyncStore.open(at: target, readOnly: true).historySummary())
+        #expect(again.digest == whole.digest)
+    }
+
+    @Test func stopHaltsAtTheFirstRejectedRecordAndSkipGoesOn() throws {
+        let target = path("t.store")
+        let stopped = try Migrator(source: ArraySource(badNote: 10), target: target, options: MigrationOptions(batchSize: 4, onError: .stop)).run()
+        #expect(stopped.outcome == .stoppedAtRejectedRecord)
+        #expect(stopped.stoppedAt?.contains("note 10 has no text") == true)
+        #expect(try SyncStore.open(at: target, readOnly: true).liveRecordCounts()["Note"] == 10)
+        let report = try String(contentsOfFile: target + ".rejected.jsonl", encoding: .utf8)
+        #expect(report.contains("\"position\":10"))
+
+        let skipped = try Migrator(source: ArraySource(badNote: 10), target: target, options: MigrationOptions(batchSize: 4, onError: .skip)).run()
+        #expect(skipped.outcome == .completed)
+        #expect(skipped.streams.last?.written == 49)
+        #expect(skipped.streams.last?.rejected == 1)
+        #expect(skipped.streams.last?.read == 50)
+        let lines = try String(contentsOfFile: target + ".rejected.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+    }
+
+    @Test func aTargetHoldingOtherDataIsRefused() throws {
+        let target = path("busy.store")
+        let store = try SyncStore.create(at: target, model: ArraySource.model, contentName: "Notes")
+        try store.save(author: "user") { try $0.insert("Kind", values: ["name": .string("mine")]) }
+        let error = try #require(throws: MaintenanceError.self) {
+            try Migrator(source: ArraySource(), target: target, options: MigrationOptions()).run()
+        }
+        #expect(error.failureKind == .cannotCreateOutput)
+        #expect(try SyncStore.open(at: target, readOnly: true).liveRecordCounts()["Note"] == 0)
+    }
+
+    @Test func theDryRunPlanWritesNothing() throws {
+        let target = path("plan.store")
+        let plan = try Migrator(source: ArraySource(), target: target, options: MigrationOptions()).plan()
+        #expect(plan.mode == "new")
+        #expect(plan.streams.map(\.estimatedRows) == [3, 50])
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+}
