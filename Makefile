@@ -3,7 +3,7 @@
 #   make test   build and run every test
 
 SHELL := /usr/bin/env bash
-SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev pkg-config
+SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build test demo clean

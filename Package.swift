@@ -24,8 +24,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ObjectModel", dependencies: ["CLibCrypto"]),
-        .target(name: "LegacyFormats", dependencies: ["ObjectModel"]),
+        .target(
+            name: "LegacyFormats",
+            dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "SyncStore",
             dependencies: ["ObjectModel", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -48,7 +51,9 @@ let package = Package(
             dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"],
             path: "Examples/SpeechTimerExample"),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel"]),
-        .testTarget(name: "LegacyFormatsTests", dependencies: ["LegacyFormats", "ObjectModel"]),
+        .testTarget(
+            name: "LegacyFormatsTests",
+            dependencies: ["LegacyFormats", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "SyncStoreTests",
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -1,0 +1,151 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// What the SQLite file itself says: `Z_PRIMARYKEY`, `Z_METADATA`, tables with their columns, and
+/// index names. Read once when the store is opened.
+struct CoreDataSchema: Sendable {
+    /// One `Z_PRIMARYKEY` row.
+    struct EntityRow: Sendable, Equatable {
+        /// `Z_ENT`.
+        var number: Int64
+        /// `Z_NAME`, the entity name in its original case.
+        var name: String
+        /// `Z_SUPER` (0 for a root entity).
+        var superNumber: Int64
+        /// The root table, named after the root entity's name in `Z_PRIMARYKEY` (set once read).
+        var table: String = ""
+    }
+
+    /// One column: its name and declared type, upper-cased.
+    struct Column: Sendable, Equatable {
+        var name: String
+        var declaredType: String
+    }
+
+    /// Rows of `Z_PRIMARYKEY` that name entities with a table (history and CloudKit bookkeeping
+    /// entities, numbered from 16000 and kept in `A…` tables, are left out).
+    var entityRows: [EntityRow]
+    /// `Z_METADATA.Z_VERSION`.
+    var storeVersion: Int64
+    /// `Z_METADATA.Z_UUID`.
+    var storeUUID: String
+    /// `NSPersistenceFrameworkVersion` from `Z_METADATA.Z_PLIST`.
+    var frameworkVersion: Int64?
+    /// The entity names `NSStoreModelVersionHashes` lists in `Z_METADATA.Z_PLIST` (original case).
+    var hashedEntityNames: Set<String>
+    /// Every table's columns in order, by table name.
+    var columns: [String: [Column]]
+    /// Every index name.
+    var indexNames: Set<String>
+    /// `Z_MODELCACHE.Z_CONTENT`, when the table exists and holds one.
+    var modelCache: Data?
+
+    /// Reads the schema; throws a message (no path) when the file is not a Core Data store.
+    static func read(_ db: Database) throws -> CoreDataSchema {
+        var columns: [String: [Column]] = [:]
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        for table in tables {
+            let rows = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table])
+            columns[table] = rows.map { Column(name: ($0["name"] as String?) ?? "", declaredType: (($0["type"] as String?) ?? "").uppercased()) }
+        }
+        guard columns["Z_PRIMARYKEY"] != nil, columns["Z_METADATA"] != nil else {
+            throw SchemaProblem.notCoreData
+        }
+        let indexNames = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+        var entityRows: [EntityRow] = []
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+            guard let number = row[0] as Int64?, let name = row[1] as String? else { continue }
+            entityRows.append(EntityRow(number: number, name: name, superNumber: (row[2] as Int64?) ?? 0))
+        }
+        guard let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA LIMIT 1") else {
+            throw SchemaProblem.noMetadata
+        }
+        var metadata: [String: Any] = [:]
+        if let plist = metadataRow[2] as Data?,
+            let decoded = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any] {
+            metadata = decoded
+        }
+        var modelCache: Data?
+        if columns["Z_MODELCACHE"] != nil {
+            modelCache = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+        }
+        var schema = CoreDataSchema(
+            entityRows: entityRows, storeVersion: (metadataRow[0] as Int64?) ?? 0,
+            storeUUID: (metadataRow[1] as String?) ?? "",
+            frameworkVersion: (metadata["NSPersistenceFrameworkVersion"] as? NSNumber)?.int64Value,
+            hashedEntityNames: Set((metadata["NSStoreModelVersionHashes"] as? [String: Any])?.keys.map { $0 } ?? []),
+            columns: columns, indexNames: indexNames,
+            modelCache: modelCache)
+        for index in schema.entityRows.indices {
+            schema.entityRows[index].table = schema.rootTable(ofEntity: schema.entityRows[index].number)
+        }
+        schema.entityRows = schema.entityRows.filter { $0.number < 16000 && schema.columns[$0.table] != nil }
+        return schema
+    }
+
+    /// Why a SQLite file is not a readable Core Data store.
+    enum SchemaProblem: Error {
+        case notCoreData
+        case noMetadata
+    }
+
+    /// The row numbered `number`.
+    func entityRow(_ number: Int64) -> EntityRow? { entityRows.first { $0.number == number } }
+
+    /// The row named `name`.
+    func entityRow(named name: String) -> EntityRow? { entityRows.first { $0.name == name } }
+
+    /// The root table of entity `number`.
+    func table(ofEntity number: Int64) -> String { entityRow(number)?.table ?? "" }
+
+    /// `Z` + the upper-cased `Z_PRIMARYKEY` name of the root of entity `number`.
+    private func rootTable(ofEntity number: Int64) -> String {
+        var current = number
+        var seen: Set<Int64> = []
+        var name = "?"
+        while let row = entityRow(current), !seen.contains(current) {
+            seen.insert(current)
+            name = row.name
+            if row.superNumber == 0 { break }
+            current = row.superNumber
+        }
+        return "Z" + name.uppercased()
+    }
+
+    /// The schema with entities renamed as `model` renamed them: a `Z_PRIMARYKEY` name that is not
+    /// in the model but is the renaming identifier (`elementID`) of a model entity takes that
+    /// entity's name (Core Data's in-place migration keeps the old name there). Tables keep their names.
+    func renamed(for model: ManagedModel) -> CoreDataSchema {
+        var copy = self
+        for index in copy.entityRows.indices where model.entity(named: copy.entityRows[index].name) == nil {
+            let old = copy.entityRows[index].name
+            if let renamed = model.entities.first(where: { $0.elementID == old && entityRow(named: $0.name) == nil }) {
+                copy.entityRows[index].name = renamed.name
+            }
+        }
+        return copy
+    }
+
+    /// `base`, or the one column named `base` followed by digits (Core Data numbers colliding names).
+    func column(_ base: String, in table: String) -> String? {
+        guard let names = columns[table]?.map(\.name) else { return nil }
+        if names.contains(base) { return base }
+        let numbered = names.filter { $0.hasPrefix(base) && $0.count > base.count && $0.dropFirst(base.count).allSatisfy(\.isNumber) }
+        return numbered.count == 1 ? numbered[0] : nil
+    }
+
+    /// Whether `table` has a column named `column`.
+    func has(_ table: String, column: String) -> Bool {
+        columns[table]?.contains { $0.name == column } ?? false
+    }
+
+    /// The tables that look like many-to-many join tables: `Z_<n><NAME>` with two or three columns.
+    var joinTables: [String] {
+        columns.keys.filter { name in
+            guard name.hasPrefix("Z_"), let first = name.dropFirst(2).first, first.isNumber else { return false }
+            return true
+        }.sorted()
+    }
+
+}

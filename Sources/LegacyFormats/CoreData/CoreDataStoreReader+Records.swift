@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+extension CoreDataStoreReader {
+    /// Calls `body` with each record of exactly `entity` (not its sub-entities) whose primary key is
+    /// greater than `afterPrimaryKey`, in primary-key order, reading `batchSize` rows at a time.
+    ///
+    /// Stop early by returning `false`; resume later by passing the last primary key seen. `body` is
+    /// called outside any database access, so it may use the reader again.
+    ///
+    /// - Throws: ``CoreDataStoreError`` `.usage` for an entity the store does not have, `.missingInput`
+    ///   for a missing external-storage file, `.ioFailure` when SQLite fails; and whatever `body` throws.
+    public func forEachRecord(
+        entity: String, afterPrimaryKey: Int64 = 0, batchSize: Int = 1000, _ body: (CoreDataRecord) throws -> Bool
+    ) throws {
+        guard let entityMapping = mapping.entities[entity] else {
+            throw CoreDataStoreError(
+                path: path, problem: "the store has no entity named \(entity)",
+                hint: "entities: \(mapping.entities.keys.sorted().joined(separator: ", "))", failureKind: .usage)
+        }
+        var after = afterPrimaryKey
+        let limit = max(1, batchSize)
+        while true {
+            let batch = try readBatch(entityMapping, after: after, limit: limit)
+            for record in batch where try !body(record) { return }
+            guard batch.count == limit, let last = batch.last else { return }
+            after = last.primaryKey
+        }
+    }
+
+    private func readBatch(_ entity: StoreMapping.EntityMapping, after: Int64, limit: Int) throws -> [CoreDataRecord] {
+        do {
+            return try queue.read { db in
+                var columns = ["Z_PK"] + entity.attributes.map(\.column) + entity.toOnes.map(\.column)
+                columns += entity.toOnes.compactMap(\.entityColumn)
+                let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+                let sql = "SELECT \(list) FROM \(entity.table.quotedDatabaseIdentifier) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?"
+                var records: [CoreDataRecord] = []
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: [entity.number, after, limit])
+                while let row = try rows.next() {
+                    records.append(try record(from: row, entity: entity))
+                }
+                guard let first = records.first?.primaryKey, let last = records.last?.primaryKey else { return records }
+                let positions = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.primaryKey, $0) })
+                for toMany in entity.toManys {
+                    for (owner, targets) in try members(of: toMany, from: first, through: last, db: db) {
+                        if let position = positions[owner] { records[position].toMany[toMany.name] = targets }
+                    }
+                }
+                return records
+            }
+        } catch let error as CoreDataStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw CoreDataStoreError(
+                path: path, problem: "SQLite failed while reading \(entity.name): \(error.message ?? "\(error.resultCode)")",
+                failureKind: .ioFailure)
+        }
+    }
+
+    private func record(from row: Row, entity: StoreMapping.EntityMapping) throws -> CoreDataRecord {
+        let primaryKey: Int64 = row[0]
+        var record = CoreDataRecord(
+            entity: entity.name, primaryKey: primaryKey, globalID: globalID(entity: entity.name, primaryKey: primaryKey))
+        var index = 1
+        for attribute in entity.attributes {
+            do {
+                record.values[attribute.name] = try values.decode(
+                    row[index] as DatabaseValue, type: attribute.type, allowsExternalStorage: attribute.allowsExternalStorage)
+            } catch {
+                throw CoreDataStoreError(
+                    path: path,
+                    problem: "\(entity.name) p\(primaryKey) \(attribute.name) refers to external file \(error.reference), which is missing",
+                    hint: "copy the store together with its .\(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)_SUPPORT folder",
+                    failureKind: .missingInput)
+            }
+            index += 1
+        }
+        var entityIndex = index + entity.toOnes.count
+        for toOne in entity.toOnes {
+            defer { index += 1 }
+            var targetEntity = toOne.destination
+            if toOne.entityColumn != nil {
+                if let number = row[entityIndex] as Int64?, let row = schema.entityRow(number) { targetEntity = row.name }
+                entityIndex += 1
+            }
+            guard let target = row[index] as Int64?, target != 0 else { continue }
+            record.toOne[toOne.name] = globalID(entity: targetEntity, primaryKey: target)
+        }
+        return record
+    }
+
+    /// Owner primary key → ordered target global IDs, for owners in `first...last`.
+    private func members(
+        of toMany: StoreMapping.ToMany, from first: Int64, through last: Int64, db: Database
+    ) throws -> [Int64: [String]] {
+        let sql: String
+        switch toMany.source {
+        case let .joinTable(table, ownColumn, targetColumn, orderColumn):
+            let own = "j." + ownColumn.quotedDatabaseIdentifier
+            let target = "j." + targetColumn.quotedDatabaseIdentifier
+            let order = orderColumn.map { "j." + $0.quotedDatabaseIdentifier + ", " } ?? ""
+            sql = """
+                SELECT \(own), \(target), t.Z_ENT FROM \(table.quotedDatabaseIdentifier) j
+                LEFT JOIN \(toMany.destinationTable.quotedDatabaseIdentifier) t ON t.Z_PK = \(target)
+                WHERE \(own) BETWEEN ? AND ? ORDER BY \(own), \(order)\(target)
+                """
+        case let .children(table, foreignKey, orderColumn):
+            let numbers = ([toMany.destination] + model.descendants(of: toMany.destination).map(\.name))
+                .compactMap { schema.entityRow(named: $0)?.number }.map(String.init).joined(separator: ", ")
+            let key = "c." + foreignKey.quotedDatabaseIdentifier
+            sql = """
+                SELECT \(key), c.Z_PK, c.Z_ENT FROM \(table.quotedDatabaseIdentifier) c
+                WHERE \(key) BETWEEN ? AND ? AND c.Z_ENT IN (\(numbers))
+                ORDER BY \(key), c.\(orderColumn.quotedDatabaseIdentifier), c.Z_PK
+                """
+        }
+        var members: [Int64: [String]] = [:]
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: [first, last])
+        while let row = try rows.next() {
+            guard let owner = row[0] as Int64?, let target = row[1] as Int64? else { continue }
+            let targetEntity = (row[2] as Int64?).flatMap { schema.entityRow($0)?.name } ?? toMany.destination
+            members[owner, default: []].append(globalID(entity: targetEntity, primaryKey: target))
+        }
+        return members
+    }
+}
