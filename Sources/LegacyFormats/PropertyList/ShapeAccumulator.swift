@@ -24,7 +24,6 @@ final class ShapeAccumulator {
             self.count += count
             hasCount = true
         }
-        if typeName == "dictionary", !foldedKeys, children == nil { children = [:] }
     }
 
     /// The node for the value under `key` of the dictionaries recorded here (the shared element node
@@ -60,7 +59,6 @@ final class ShapeAccumulator {
         if other.foldedKeys, !foldedKeys { foldKeys() }
         if let otherElement = other.element { elementNode().merge(otherElement) }
         if let otherChildren = other.children {
-            if !foldedKeys, children == nil { children = [:] }
             for (key, node) in otherChildren { child(key).merge(node) }
         }
     }
