@@ -42,6 +42,7 @@ final class BinaryPlistReader {
     /// How many objects one operation may visit: files that share containers can expand far
     /// beyond their size (a crafted file could expand exponentially); real files stay well below.
     let visitBudget: Int
+    private var keyCache: [UInt64: String] = [:]
 
     init(file: PlistFile) throws(PropertyListError) {
         path = file.path
@@ -148,13 +149,18 @@ final class BinaryPlistReader {
         try pages.unsigned(at: payload + Int64(index) * Int64(referenceSize), size: referenceSize)
     }
 
-    /// The key string of a dictionary entry.
+    /// The key string of a dictionary entry (recently read keys are cached: real files share
+    /// one string object per distinct key).
     func keyString(_ reference: UInt64) throws(PropertyListError) -> String {
+        if let cached = keyCache[reference] { return cached }
+        if keyCache.count >= 4_096 { keyCache.removeAll(keepingCapacity: true) }
         let key = try object(reference)
         guard key.kind == 0x5 || key.kind == 0x6 else {
             throw .binary(path, offset: key.offset, "a dictionary key (object #\(reference)) is a \(key.typeName), not a string")
         }
-        return try string(key)
+        let text = try string(key)
+        keyCache[reference] = text
+        return text
     }
 
     /// The object at `path` (dictionary keys from the top object); `nil` when absent.

@@ -10,6 +10,9 @@ final class PagedFileReader {
     private var lengthOfSlot: [Int]
     private var lastUse: [UInt64]
     private var clock: UInt64 = 0
+    private var lastPage: Int64 = -1
+    private var lastStart: UnsafeMutableRawPointer
+    private var lastLength = 0
 
     init(file: PlistFile) {
         self.file = file
@@ -17,6 +20,7 @@ final class PagedFileReader {
         pageOfSlot = Array(repeating: -1, count: pageCount)
         lengthOfSlot = Array(repeating: 0, count: pageCount)
         lastUse = Array(repeating: 0, count: pageCount)
+        lastStart = storage
     }
 
     deinit {
@@ -53,26 +57,34 @@ final class PagedFileReader {
 
     /// The big-endian unsigned integer of `size` (1...8) bytes at `offset`.
     func unsigned(at offset: Int64, size: Int) throws(PropertyListError) -> UInt64 {
-        var raw: UInt64 = 0
-        try withUnsafeMutableBytes(of: &raw) { (pointer: UnsafeMutableRawBufferPointer) throws(PropertyListError) in
-            if let base = pointer.baseAddress { try copy(at: offset, count: size, into: base) }
+        let page = offset / Int64(pageSize)
+        let within = Int(offset - page * Int64(pageSize))
+        let (start, length) = page == lastPage ? (lastStart, lastLength) : try slot(for: page)
+        if within + size <= length {
+            let bytes = (start + within).assumingMemoryBound(to: UInt8.self)
+            var value: UInt64 = 0
+            for index in 0..<size { value = value << 8 | UInt64(bytes[index]) }
+            return value
         }
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+        defer { scratch.deallocate() }
+        try copy(at: offset, count: size, into: scratch)
+        let bytes = scratch.assumingMemoryBound(to: UInt8.self)
         var value: UInt64 = 0
-        withUnsafeBytes(of: &raw) { pointer in
-            for index in 0..<size { value = value << 8 | UInt64(pointer[index]) }
-        }
+        for index in 0..<size { value = value << 8 | UInt64(bytes[index]) }
         return value
     }
 
     /// The byte at `offset`.
     func byte(at offset: Int64) throws(PropertyListError) -> UInt8 {
-        UInt8(try unsigned(at: offset, size: 1))
+        UInt8(truncatingIfNeeded: try unsigned(at: offset, size: 1))
     }
 
     private func slot(for page: Int64) throws(PropertyListError) -> (UnsafeMutableRawPointer, Int) {
         clock += 1
         if let slot = slotOfPage[page] {
             lastUse[slot] = clock
+            remember(page, storage + slot * pageSize, lengthOfSlot[slot])
             return (storage + slot * pageSize, lengthOfSlot[slot])
         }
         var victim = 0
@@ -84,6 +96,13 @@ final class PagedFileReader {
         lengthOfSlot[victim] = length
         lastUse[victim] = clock
         slotOfPage[page] = victim
+        remember(page, start, length)
         return (start, length)
+    }
+
+    private func remember(_ page: Int64, _ start: UnsafeMutableRawPointer, _ length: Int) {
+        lastPage = page
+        lastStart = start
+        lastLength = length
     }
 }

@@ -18,19 +18,27 @@ enum PlistTag: Int, CaseIterable {
     }
 
     private static let names = ["plist", "dict", "key", "array", "string", "integer", "real", "true", "false", "date", "data"]
-    private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
 
-    /// The tag whose name is the `length` bytes at `bytes`, if any.
+    /// The tag whose name is the `length` bytes at `bytes`, if any (names are compared as their
+    /// ASCII bytes packed into an integer, which is fast even in debug builds).
     static func named(_ bytes: UnsafePointer<UInt8>, length: Int) -> PlistTag? {
-        for (index, candidate) in nameBytes.enumerated() where candidate.count == length {
-            var same = true
-            for offset in 0..<length where candidate[offset] != bytes[offset] {
-                same = false
-                break
-            }
-            if same { return PlistTag(rawValue: index) }
+        guard length >= 3, length <= 7 else { return nil }
+        var packed: UInt64 = 0
+        for index in 0..<length { packed = packed << 8 | UInt64(bytes[index]) }
+        switch packed {
+        case 0x706C697374: return .plist
+        case 0x64696374: return .dict
+        case 0x6B6579: return .key
+        case 0x6172726179: return .array
+        case 0x737472696E67: return .string
+        case 0x696E7465676572: return .integer
+        case 0x7265616C: return .real
+        case 0x74727565: return .`true`
+        case 0x66616C7365: return .`false`
+        case 0x64617465: return .date
+        case 0x64617461: return .data
+        default: return nil
         }
-        return nil
     }
 }
 

@@ -3,27 +3,27 @@ import Foundation
 extension XMLPlistScanner {
     /// Replaces the five XML entities and numeric character references in `bytes`.
     func decodeEntities(_ bytes: [UInt8]) throws(PropertyListError) -> [UInt8] {
-        guard bytes.contains(UInt8(ascii: "&")) else { return bytes }
+        guard bytes.contains(0x26) else { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            guard byte == UInt8(ascii: "&") else {
+            guard byte == 0x26 else {
                 out.append(byte)
                 index += 1
                 continue
             }
-            guard let semicolon = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
+            guard let semicolon = bytes[index...].prefix(12).firstIndex(of: 0x3B) else {
                 throw failure("'&' does not start an entity (write '&' in text as &amp;)")
             }
             let name = String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)
             switch name {
-            case "amp": out.append(UInt8(ascii: "&"))
-            case "lt": out.append(UInt8(ascii: "<"))
-            case "gt": out.append(UInt8(ascii: ">"))
-            case "quot": out.append(UInt8(ascii: "\""))
-            case "apos": out.append(UInt8(ascii: "'"))
+            case "amp": out.append(0x26)
+            case "lt": out.append(0x3C)
+            case "gt": out.append(0x3E)
+            case "quot": out.append(0x22)
+            case "apos": out.append(0x27)
             default:
                 guard let scalar = Self.characterReference(name) else {
                     throw failure("unknown entity &\(name); (write '&' in text as &amp;)")
@@ -99,13 +99,13 @@ extension XMLPlistScanner {
     static func integer(_ text: ArraySlice<UInt8>) -> Int64? {
         var digits = text
         var negative = false
-        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-            negative = sign == UInt8(ascii: "-")
+        if let sign = digits.first, sign == 0x2D || sign == 0x2B {
+            negative = sign == 0x2D
             digits = digits.dropFirst()
         }
         var radix: UInt64 = 10
-        if digits.count > 2, digits.first == UInt8(ascii: "0"),
-           digits[digits.startIndex + 1] | 0x20 == UInt8(ascii: "x") {
+        if digits.count > 2, digits.first == 0x30,
+           digits[digits.startIndex + 1] | 0x20 == 0x78 {
             radix = 16
             digits = digits.dropFirst(2)
         }
@@ -114,9 +114,9 @@ extension XMLPlistScanner {
         for byte in digits {
             let digit: UInt64
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte - UInt8(ascii: "A") + 10)
+            case 0x30...0x39: digit = UInt64(byte - 0x30)
+            case 0x61...0x66 where radix == 16: digit = UInt64(byte - 0x61 + 10)
+            case 0x41...0x46 where radix == 16: digit = UInt64(byte - 0x41 + 10)
             default: return nil
             }
             let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
@@ -145,13 +145,13 @@ extension XMLPlistScanner {
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, in UTC.
     static func date(_ text: ArraySlice<UInt8>) -> Date? {
         let bytes = Array(text)
-        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+        guard bytes.count >= 20, bytes.last == 0x5A else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0
             for index in from..<(from + count) {
                 let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
             }
             return value
         }
@@ -162,7 +162,7 @@ extension XMLPlistScanner {
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
-            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21,
+            guard bytes[19] == 0x2E, bytes.count > 21,
                   let digits = number(20, bytes.count - 21) else { return nil }
             fraction = Double(digits) / pow(10, Double(bytes.count - 21))
         }

@@ -5,6 +5,8 @@ import Glibc
 import Darwin
 #endif
 
+/// Bytes are written as hex literals (0x3C is '<') because this is the hot path of every XML read.
+///
 /// A tokenizer for plist XML over a fixed-size buffer: memory stays the same whatever the file size.
 ///
 /// It returns tags (``nextMarkup()``) and the text of leaf elements (``readContent(of:keep:)``),
@@ -47,16 +49,16 @@ final class XMLPlistScanner {
         while true {
             try skipWhitespace()
             if try ensure(1) == 0 { return nil }
-            guard buffer[position] == UInt8(ascii: "<") else {
+            guard buffer[position] == 0x3C else {
                 throw failure("text \(snippet()) outside of a leaf element")
             }
             let available = try ensure(9)
             guard available >= 2 else { throw failure("the file ends inside a tag") }
             switch buffer[position + 1] {
-            case UInt8(ascii: "?"):
+            case 0x3F:
                 position += 2
                 try scanPast(Self.piEnd, what: "processing instruction", collect: nil)
-            case UInt8(ascii: "!"):
+            case 0x21:
                 if startsWith(Self.commentStart) {
                     position += Self.commentStart.count
                     try scanPast(Self.commentEnd, what: "comment", collect: nil)
@@ -68,11 +70,11 @@ final class XMLPlistScanner {
                 } else {
                     throw failure("unknown markup \(snippet())")
                 }
-            case UInt8(ascii: "/"):
+            case 0x2F:
                 position += 2
                 let tag = try readName()
                 try skipWhitespace()
-                try expect(UInt8(ascii: ">"), after: "</\(tag.name)")
+                try expect(0x3E, after: "</\(tag.name)")
                 return PlistMarkup(kind: .close, tag: tag)
             default:
                 position += 1
@@ -89,7 +91,7 @@ final class XMLPlistScanner {
         var pending: [UInt8] = []
         while true {
             if try ensure(1) == 0 { throw failure("the file ends inside <\(tag.name)>") }
-            if let found = memchr(buffer + position, Int32(UInt8(ascii: "<")), end - position) {
+            if let found = memchr(buffer + position, Int32(0x3C), end - position) {
                 let lessThan = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 if keep { pending.append(contentsOf: UnsafeBufferPointer(start: buffer + position, count: lessThan - position)) }
                 position = lessThan
@@ -103,7 +105,7 @@ final class XMLPlistScanner {
                 position += 2
                 let closing = try readName()
                 try skipWhitespace()
-                try expect(UInt8(ascii: ">"), after: "</\(closing.name)")
+                try expect(0x3E, after: "</\(closing.name)")
                 guard closing == tag else { throw failure("expected </\(tag.name)>, found </\(closing.name)>") }
                 if keep { try finished.append(contentsOf: decodeEntities(pending)) }
                 return finished
@@ -177,10 +179,16 @@ final class XMLPlistScanner {
     private func skipWhitespace() throws(PropertyListError) {
         while true {
             if position == end, try ensure(1) == 0 { return }
-            switch buffer[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
+            var cursor = position
+            let limit = end
+            let bytes = buffer
+            while cursor < limit {
+                let byte = bytes[cursor]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+                cursor += 1
             }
+            position = cursor
+            if cursor < limit { return }
         }
     }
 
@@ -226,14 +234,9 @@ extension XMLPlistScanner {
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-             UInt8(ascii: ":"), UInt8(ascii: "."):
-            return true
-        default:
-            return byte >= 0x80
-        }
+        // a-z, A-Z, 0-9, '-', '_', ':', '.', or any non-ASCII byte
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x3A)
+            || byte == 0x2D || byte == 0x5F || byte == 0x2E || byte >= 0x80
     }
 
     /// Skips attributes up to `>` or `/>`; returns true for an empty element.
@@ -242,13 +245,13 @@ extension XMLPlistScanner {
             try skipWhitespace()
             guard try ensure(2) > 0 else { throw failure("the file ends inside the tag <\(tag.name)>") }
             let byte = buffer[position]
-            if byte == UInt8(ascii: ">") {
+            if byte == 0x3E {
                 position += 1
                 return false
             }
-            if byte == UInt8(ascii: "/") {
+            if byte == 0x2F {
                 position += 1
-                try expect(UInt8(ascii: ">"), after: "<\(tag.name)/")
+                try expect(0x3E, after: "<\(tag.name)/")
                 return true
             }
             guard Self.isNameByte(byte) else {
@@ -256,12 +259,12 @@ extension XMLPlistScanner {
             }
             while try ensure(1) > 0, Self.isNameByte(buffer[position]) { position += 1 }
             try skipWhitespace()
-            guard try ensure(1) > 0, buffer[position] == UInt8(ascii: "=") else {
+            guard try ensure(1) > 0, buffer[position] == 0x3D else {
                 throw failure("an attribute of <\(tag.name)> is not written as name=\"value\"")
             }
             position += 1
             try skipWhitespace()
-            guard try ensure(1) > 0, buffer[position] == UInt8(ascii: "\"") || buffer[position] == UInt8(ascii: "'") else {
+            guard try ensure(1) > 0, buffer[position] == 0x22 || buffer[position] == 0x27 else {
                 throw failure("an attribute of <\(tag.name)> is not written as name=\"value\"")
             }
             let quote = [buffer[position]]
@@ -275,8 +278,8 @@ extension XMLPlistScanner {
             guard try ensure(1) > 0 else { throw failure("the file ends inside <!DOCTYPE") }
             let byte = buffer[position]
             position += 1
-            if byte == UInt8(ascii: ">") { return }
-            if byte == UInt8(ascii: "[") { try scanPast(Array("]".utf8), what: "DOCTYPE", collect: nil) }
+            if byte == 0x3E { return }
+            if byte == 0x5B { try scanPast(Array("]".utf8), what: "DOCTYPE", collect: nil) }
         }
     }
 
