@@ -28,6 +28,7 @@ struct XMLPlistReader {
 
     /// Reads the `<plist>` start tag (optional) and the start tag of the root value.
     func root(_ scanner: XMLPlistScanner) throws(PropertyListError) -> (value: PlistMarkup, wrapped: Bool) {
+        try scanner.skipByteOrderMark()
         guard let first = try scanner.nextMarkup() else { throw scanner.failure("the file holds no element") }
         if first.tag == .plist {
             guard first.kind == .open else { throw scanner.failure("the <plist> element is empty") }

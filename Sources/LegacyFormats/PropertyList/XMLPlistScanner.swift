@@ -43,6 +43,13 @@ final class XMLPlistScanner {
 
     // MARK: Tags
 
+    /// Skips a UTF-8 byte order mark at the start of the file.
+    func skipByteOrderMark() throws(PropertyListError) {
+        if try ensure(3) >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
+            position += 3
+        }
+    }
+
     /// The next tag, skipping whitespace, comments, processing instructions and the DOCTYPE;
     /// `nil` at the end of the file. Text other than whitespace is an error here.
     func nextMarkup() throws(PropertyListError) -> PlistMarkup? {
