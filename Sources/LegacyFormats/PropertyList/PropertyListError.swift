@@ -7,7 +7,7 @@ import ObjectModel
 /// do {
 ///     let shape = try PropertyListDocument.open(at: url).shape()
 /// } catch {
-///     print(error.description)   // "/p/Changes.plist:2786: malformed XML: '<' inside the tag <key>"
+///     print(error.description)   // "/p/Changes.plist:2786: malformed XML: '<dict>' inside the tag <key>"
 /// }
 /// ```
 public struct PropertyListError: OperatorFacingError, Hashable, Sendable {
