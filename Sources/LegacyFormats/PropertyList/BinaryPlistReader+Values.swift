@@ -1,0 +1,135 @@
+import Foundation
+
+/// The state of one walk over a binary plist: the containers being read (to catch reference
+/// cycles) and how many more objects may be visited.
+struct BinaryWalk {
+    var ancestors: [UInt64] = []
+    var remaining: Int
+}
+
+extension BinaryPlistReader {
+    /// Starts a walk with the file's visit budget.
+    func startWalk() -> BinaryWalk {
+        BinaryWalk(remaining: visitBudget)
+    }
+
+    /// Object `reference`, fully materialised.
+    func value(_ reference: UInt64, walk: inout BinaryWalk) throws(PropertyListError) -> PropertyListValue {
+        let object = try enter(reference, walk: &walk)
+        switch object.kind {
+        case 0xD:
+            try push(object, walk: &walk)
+            var entries: [String: PropertyListValue] = [:]
+            entries.reserveCapacity(object.count)
+            for index in 0..<object.count {
+                let key = try keyString(self.reference(in: object.payload, at: index))
+                entries[key] = try value(self.reference(in: object.payload, at: object.count + index), walk: &walk)
+            }
+            walk.ancestors.removeLast()
+            return .dictionary(entries)
+        case 0xA, 0xB, 0xC:
+            try push(object, walk: &walk)
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(object.count)
+            for index in 0..<object.count {
+                elements.append(try value(self.reference(in: object.payload, at: index), walk: &walk))
+            }
+            walk.ancestors.removeLast()
+            return .array(elements)
+        default:
+            return try scalar(object)
+        }
+    }
+
+    /// Walks object `reference` without materialising it: records it into `node` down to
+    /// `shapeDepth` levels and, with `check`, reads every object below it.
+    func walk(
+        _ reference: UInt64, node: ShapeAccumulator?, shapeDepth: Int, check: Bool, walk: inout BinaryWalk
+    ) throws(PropertyListError) {
+        let object = try enter(reference, walk: &walk)
+        node?.record(object.typeName, count: object.isContainer ? object.count : nil)
+        let deeper = shapeDepth > 0 ? node : nil
+        guard object.isContainer else {
+            if check, object.kind != 0x4 { _ = try scalar(object) }
+            return
+        }
+        guard deeper != nil || check else { return }
+        try push(object, walk: &walk)
+        for index in 0..<object.count {
+            if object.kind == 0xD {
+                let keyReference = try self.reference(in: object.payload, at: index)
+                let child = try deeper.map { (parent: ShapeAccumulator) throws(PropertyListError) in parent.child(try keyString(keyReference)) }
+                if child == nil, check { _ = try keyString(keyReference) }
+                try self.walk(
+                    self.reference(in: object.payload, at: object.count + index), node: child, shapeDepth: shapeDepth - 1,
+                    check: check, walk: &walk)
+            } else {
+                try self.walk(
+                    self.reference(in: object.payload, at: index), node: deeper?.elementNode(), shapeDepth: shapeDepth - 1,
+                    check: check, walk: &walk)
+            }
+        }
+        walk.ancestors.removeLast()
+    }
+
+    /// Counts a visit against the budget and reads the object's header.
+    private func enter(_ reference: UInt64, walk: inout BinaryWalk) throws(PropertyListError) -> Object {
+        walk.remaining -= 1
+        guard walk.remaining >= 0 else {
+            throw .binary(path, offset: nil, "reading it visits more than \(visitBudget) objects: objects are shared in a way that multiplies them (a crafted or corrupt file)")
+        }
+        return try object(reference)
+    }
+
+    /// Enters a container: refuses reference cycles and too deep nesting.
+    private func push(_ object: Object, walk: inout BinaryWalk) throws(PropertyListError) {
+        if walk.ancestors.contains(object.reference) {
+            throw .binary(path, offset: object.offset, "object #\(object.reference) contains itself (a reference cycle)")
+        }
+        guard walk.ancestors.count < Self.maxNesting else {
+            throw .binary(path, offset: object.offset, "values nested more than \(Self.maxNesting) levels deep")
+        }
+        walk.ancestors.append(object.reference)
+    }
+
+    /// A non-container object's value.
+    func scalar(_ object: Object) throws(PropertyListError) -> PropertyListValue {
+        switch object.kind {
+        case 0x0:
+            return .boolean(object.marker == 0x09)
+        case 0x1:
+            if object.count == 16 { return .integer(Int64(bitPattern: try pages.unsigned(at: object.payload + 8, size: 8))) }
+            let raw = try pages.unsigned(at: object.payload, size: object.count)
+            return .integer(Int64(bitPattern: raw))
+        case 0x2:
+            let raw = try pages.unsigned(at: object.payload, size: object.count)
+            return .real(object.count == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw))
+        case 0x3:
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try pages.unsigned(at: object.payload, size: 8))))
+        case 0x4:
+            return .data(Data(try pages.bytes(at: object.payload, count: object.count)))
+        case 0x5, 0x6:
+            return .string(try string(object))
+        case 0x8:
+            return .uid(try pages.unsigned(at: object.payload, size: object.count))
+        default:
+            throw .binary(path, offset: object.offset, "object #\(object.reference) is a \(object.typeName), not a single value")
+        }
+    }
+
+    /// The text of an ASCII (0x5) or UTF-16 big-endian (0x6) string object.
+    func string(_ object: Object) throws(PropertyListError) -> String {
+        if object.kind == 0x5 {
+            let bytes = try pages.bytes(at: object.payload, count: object.count)
+            if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        }
+        let bytes = try pages.bytes(at: object.payload, count: object.count * 2)
+        var units: [UInt16] = []
+        units.reserveCapacity(object.count)
+        for index in stride(from: 0, to: bytes.count, by: 2) {
+            units.append(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+}

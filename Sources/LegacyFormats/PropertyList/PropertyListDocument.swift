@@ -1,0 +1,179 @@
+import Foundation
+
+/// A property list file, XML or binary, read piece by piece: memory does not grow with the file.
+///
+/// Opening reads only the start of the file (and, for binary, its trailer). Each operation then
+/// reads what it needs: a binary file by random access, an XML file in one streaming pass from the
+/// top. Operations check the part of the file they read; ``validate()`` checks all of it.
+///
+/// ```swift
+/// let document = try PropertyListDocument.open(at: url)
+/// let total = try document.elementCount(atKeyPath: "Playlists") ?? 0
+/// try document.forEachElement(atKeyPath: "Playlists", from: 100) { index, playlist in
+///     print(index, playlist[key: "Name"] ?? .string("?"))
+///     return true                       // false stops the walk
+/// }
+/// ```
+///
+/// A document is not safe to use from several threads at once; open one per thread instead.
+public final class PropertyListDocument {
+    private enum Reader {
+        case binary(BinaryPlistReader)
+        case xml(XMLPlistReader)
+    }
+
+    /// The file's path.
+    public let path: String
+    /// Whether the file is a binary or an XML property list.
+    public let format: Format
+    /// The file's size in bytes when it was opened.
+    public let fileSize: Int64
+    private let reader: Reader
+
+    private init(path: String, format: Format, fileSize: Int64, reader: Reader) {
+        self.path = path
+        self.format = format
+        self.fileSize = fileSize
+        self.reader = reader
+    }
+
+    /// Opens the property list at `url`, telling binary (`bplist00`) from XML by its content.
+    ///
+    /// A missing or unreadable file is `.missingInput`; a file that is not a property list in one
+    /// of these two formats is `.badInput`, with a problem saying what it looks like.
+    public static func open(at url: URL) throws(PropertyListError) -> PropertyListDocument {
+        let file = try PlistFile(path: url.path)
+        switch try PropertyListSniffer.format(of: file) {
+        case .binary:
+            return PropertyListDocument(path: file.path, format: .binary, fileSize: file.size, reader: .binary(try BinaryPlistReader(file: file)))
+        case .xml:
+            return PropertyListDocument(path: file.path, format: .xml, fileSize: file.size, reader: .xml(XMLPlistReader(file: file)))
+        }
+    }
+
+    /// The value at `path`, materialised; `nil` when a key on the way is absent (or a value on the
+    /// way is not a dictionary). The key path is dictionary keys separated by dots (`"a.b"`); `""`
+    /// is the root. Meant for small subtrees: the whole value is built in memory.
+    public func value(atKeyPath path: String) throws(PropertyListError) -> PropertyListValue? {
+        switch reader {
+        case .binary(let binary):
+            guard let reference = try binary.locate(Self.keys(path)) else { return nil }
+            var walk = binary.startWalk()
+            return try binary.value(reference, walk: &walk)
+        case .xml(let xml):
+            let scanner = XMLPlistScanner(file: xml.file)
+            if path.isEmpty {
+                let root = try xml.root(scanner)
+                let value = try xml.materialise(scanner, root.value, depth: 0)
+                try xml.finish(scanner, wrapped: root.wrapped)
+                return value
+            }
+            guard let (found, markup) = try xml.locate(Self.keys(path)) else { return nil }
+            return try xml.materialise(found, markup, depth: 0)
+        }
+    }
+
+    /// The number of elements of the array at `path`; `nil` when absent, an error when the value
+    /// there is not an array. (For XML this reads through the array.)
+    public func elementCount(atKeyPath path: String) throws(PropertyListError) -> Int? {
+        switch reader {
+        case .binary(let binary):
+            guard let reference = try binary.locate(Self.keys(path)) else { return nil }
+            let object = try binary.object(reference)
+            try requireArray(object.typeName, path)
+            return object.count
+        case .xml(let xml):
+            guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return nil }
+            try requireArray(markup.tag.typeName, path)
+            return try xml.walk(scanner, markup, depth: 0, node: nil, shapeDepth: 0, checkLeaves: false)
+        }
+    }
+
+    /// Calls `body` with each element of the array at `path`, from index `start`, each element
+    /// materialised on its own; `body` returns `false` to stop. Nothing is called when the path is
+    /// absent (use ``elementCount(atKeyPath:)`` to tell that from an empty array).
+    ///
+    /// Binary files jump straight to `start`; XML files are read once from the top, skipping
+    /// everything before the array and the first `start` elements without building them.
+    /// Errors thrown by `body` come out unchanged; reading errors are ``PropertyListError``s.
+    public func forEachElement(
+        atKeyPath path: String, from start: Int = 0, _ body: (Int, PropertyListValue) throws -> Bool
+    ) throws {
+        guard start >= 0 else {
+            throw PropertyListError(path: self.path, problem: "the start index \(start) is negative", failureKind: .usage)
+        }
+        switch reader {
+        case .binary(let binary):
+            guard let reference = try binary.locate(Self.keys(path)) else { return }
+            let array = try binary.object(reference)
+            try requireArray(array.typeName, path)
+            var index = start
+            while index < array.count {
+                var walk = binary.startWalk()
+                walk.ancestors.append(reference)
+                let element = try binary.value(binary.reference(in: array.payload, at: index), walk: &walk)
+                guard try body(index, element) else { return }
+                index += 1
+            }
+        case .xml(let xml):
+            guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return }
+            try requireArray(markup.tag.typeName, path)
+            guard markup.kind == .open else { return }
+            var index = 0
+            while let element = try xml.nextElement(scanner) {
+                if index < start {
+                    try xml.walk(scanner, element, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
+                } else {
+                    guard try body(index, xml.materialise(scanner, element, depth: 1)) else { return }
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// A summary of the whole tree (see ``PropertyListShape``), from one pass with bounded memory.
+    /// Below `maxDepth` levels only types and counts are kept; a dictionary place with more than
+    /// `maxKeys` distinct keys is summarised like an array.
+    public func shape(maxDepth: Int = 32, maxKeys: Int = 256) throws(PropertyListError) -> PropertyListShape {
+        let root = ShapeAccumulator(maxKeys: max(1, maxKeys))
+        switch reader {
+        case .binary(let binary):
+            var walk = binary.startWalk()
+            try binary.walk(binary.topObject, node: root, shapeDepth: maxDepth, check: false, walk: &walk)
+        case .xml(let xml):
+            let scanner = XMLPlistScanner(file: xml.file)
+            let top = try xml.root(scanner)
+            try xml.walk(scanner, top.value, depth: 0, node: root, shapeDepth: maxDepth, checkLeaves: false)
+            try xml.finish(scanner, wrapped: top.wrapped)
+        }
+        return root.shape(summary: false)
+    }
+
+    /// Reads the whole file once, checking every element and value, without keeping anything:
+    /// call it before a long import that must not stop half-way on a damaged file.
+    public func validate() throws(PropertyListError) {
+        switch reader {
+        case .binary(let binary):
+            var walk = binary.startWalk()
+            try binary.walk(binary.topObject, node: nil, shapeDepth: 0, check: true, walk: &walk)
+        case .xml(let xml):
+            let scanner = XMLPlistScanner(file: xml.file)
+            let top = try xml.root(scanner)
+            try xml.walk(scanner, top.value, depth: 0, node: nil, shapeDepth: 0, checkLeaves: true)
+            try xml.finish(scanner, wrapped: top.wrapped)
+        }
+    }
+
+    private static func keys(_ path: String) -> [String] {
+        path.isEmpty ? [] : path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    private func requireArray(_ typeName: String, _ keyPath: String) throws(PropertyListError) {
+        guard typeName == "array" else {
+            let place = keyPath.isEmpty ? "the root" : "'\(keyPath)'"
+            throw PropertyListError(
+                path: path, problem: "the value at \(place) is a \(typeName), not an array",
+                hint: "Run `storekeep inspect` on the file to see its structure.", failureKind: .badInput)
+        }
+    }
+}

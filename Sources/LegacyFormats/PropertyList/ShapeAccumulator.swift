@@ -1,0 +1,87 @@
+/// The mutable tree behind ``PropertyListShape`` while a file is walked: every node summarises the
+/// values seen at one place; merging two nodes is associative, so a dictionary place with too many
+/// distinct keys can fold its children into one element summary at any time, which keeps memory
+/// bounded by the variety of the file, not its size.
+final class ShapeAccumulator {
+    private var values = 0
+    private var types: [String: Int] = [:]
+    private var count = 0
+    private var hasCount = false
+    private var children: [String: ShapeAccumulator]?
+    private var foldedKeys = false
+    private var element: ShapeAccumulator?
+    private let maxKeys: Int
+
+    init(maxKeys: Int) {
+        self.maxKeys = maxKeys
+    }
+
+    /// Records one value of type `typeName` (and, for containers, its element count).
+    func record(_ typeName: String, count: Int? = nil) {
+        values += 1
+        types[typeName, default: 0] += 1
+        if let count {
+            self.count += count
+            hasCount = true
+        }
+    }
+
+    /// The node for the value under `key` of the dictionaries recorded here (the shared element node
+    /// once this place has seen more than `maxKeys` distinct keys).
+    func child(_ key: String) -> ShapeAccumulator {
+        if foldedKeys { return elementNode() }
+        var entries = children ?? [:]
+        if let existing = entries[key] { return existing }
+        if entries.count >= maxKeys {
+            foldKeys()
+            return elementNode()
+        }
+        let node = ShapeAccumulator(maxKeys: maxKeys)
+        entries[key] = node
+        children = entries
+        return node
+    }
+
+    /// The node summarising the elements of the arrays (and folded dictionaries) recorded here.
+    func elementNode() -> ShapeAccumulator {
+        if let element { return element }
+        let node = ShapeAccumulator(maxKeys: maxKeys)
+        element = node
+        return node
+    }
+
+    /// Adds everything `other` saw to this node.
+    func merge(_ other: ShapeAccumulator) {
+        values += other.values
+        for (name, seen) in other.types { types[name, default: 0] += seen }
+        count += other.count
+        hasCount = hasCount || other.hasCount
+        if other.foldedKeys, !foldedKeys { foldKeys() }
+        if let otherElement = other.element { elementNode().merge(otherElement) }
+        if let otherChildren = other.children {
+            for (key, node) in otherChildren { child(key).merge(node) }
+        }
+    }
+
+    private func foldKeys() {
+        let folded = elementNode()
+        for (_, node) in children ?? [:] { folded.merge(node) }
+        children = nil
+        foldedKeys = true
+    }
+
+    /// The public form; `summary` is true inside an element, where `types` and `present` are shown.
+    func shape(summary: Bool, underDictionary: Bool = false) -> PropertyListShape {
+        let typeName = types.count == 1 ? (types.first?.key ?? "mixed") : "mixed"
+        let childShapes = children.map { entries in
+            entries.mapValues { $0.shape(summary: summary, underDictionary: true) }
+        }
+        return PropertyListShape(
+            type: typeName,
+            count: hasCount ? count : nil,
+            children: childShapes,
+            element: element?.shape(summary: true),
+            types: summary ? types : nil,
+            present: summary && underDictionary ? values : nil)
+    }
+}
