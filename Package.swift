@@ -38,6 +38,7 @@ let package = Package(
                 "ObjectModel", "LegacyFormats", "SyncStore", "CArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .executableTarget(
             name: "storekeep",

@@ -15,28 +15,18 @@ struct ImportWriter {
         }
         let entity = record.entity
         let layout = store.layout
-        let table = layout.tableOfEntity[entity]!
-        let attributes = store.model.attributes(of: entity).filter { !$0.isTransient }
-        let toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String, String?)? in
-            if case .column(_, let column, let order) = storage { return (name, column, order) }
-            return nil
-        }.sorted { $0.0 < $1.0 }
-        var columns = ["_gid", "_entity", "_created", "_seed_set", "_seed_version"]
+        let plan = store.plans[entity]!
         var arguments: [DatabaseValueConvertible?] = [record.globalID.rawValue, entity, now.timeIntervalSince1970, record.seed?.set, record.seed?.version]
-        for attribute in attributes {
-            columns.append(layout.attributeColumns[entity]![attribute.name]!)
+        arguments.reserveCapacity(5 + plan.attributes.count + plan.toOne.count * 2)
+        for attribute in plan.attributes {
             let given = record.values[attribute.name] ?? attribute.defaultValue ?? .null
             arguments.append(try storedValue(given, attribute: attribute, entity: entity))
         }
-        for (name, column, order) in toOne {
-            columns.append(column)
-            arguments.append(record.toOne[name]?.rawValue)
-            if let order {
-                columns.append(order)
-                arguments.append(record.toOneOrder[name])
-            }
+        for relationship in plan.toOne {
+            arguments.append(record.toOne[relationship.name]?.rawValue)
+            if relationship.order != nil { arguments.append(record.toOneOrder[relationship.name]) }
         }
-        let sql = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let sql = plan.insertSQL
         do {
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -65,8 +55,8 @@ struct ImportWriter {
         let transaction = db.lastInsertedRowID
         let insert = try db.cachedStatement(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'insert', ?, NULL)")
         for record in records {
-            let names = Set(record.values.keys).union(record.toOne.keys).union(record.toMany.keys)
-                .union(store.model.attributes(of: record.entity).filter { $0.defaultValue != nil && !$0.isTransient }.map(\.name))
+            let defaults = store.plans[record.entity]?.attributes.filter { $0.defaultValue != nil }.map(\.name) ?? []
+            let names = Set(record.values.keys).union(record.toOne.keys).union(record.toMany.keys).union(defaults)
             let properties = "[" + names.sorted().map { "\"\(Self.jsonEscaped($0))\"" }.joined(separator: ",") + "]"
             try insert.execute(arguments: [transaction, record.entity, record.globalID.rawValue, properties])
         }

@@ -3,19 +3,18 @@ import ObjectModel
 
 /// Writes the canonical `R` line of one record (see `docs/format.md#the-content-digest`), from a
 /// stored row or from a record about to be imported, so that both sides of a migration compare.
-struct RecordLineEncoder {
+struct RecordLineEncoder: Sendable {
     let entity: String
     let attributes: [AttributeDescription]
     let toOne: [(name: String, column: String)]
     /// Selects the columns the line needs, for rows of exactly one entity (bound to `?`), by global ID.
     let selectSQL: String
 
-    init?(store: SyncStore, entity: String) {
-        guard let table = store.layout.tableOfEntity[entity] else { return nil }
-        let columns = store.layout.attributeColumns[entity] ?? [:]
+    init(layout: StoreLayout, model: ManagedModel, entity: String, table: String) {
+        let columns = layout.attributeColumns[entity] ?? [:]
         self.entity = entity
-        attributes = store.model.attributes(of: entity).filter { !$0.isTransient }.sorted { $0.name < $1.name }
-        toOne = (store.layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String)? in
+        attributes = model.attributes(of: entity).filter { !$0.isTransient }.sorted { $0.name < $1.name }
+        toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String)? in
             if case .column(_, let column, _) = storage { return (name, column) }
             return nil
         }.sorted { $0.0 < $1.0 }

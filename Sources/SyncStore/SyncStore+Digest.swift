@@ -31,7 +31,7 @@ extension SyncStore {
     }
 
     private func digestRecords(of entity: String, in db: Database, into hasher: inout SHA256) throws -> (Int, Int) {
-        guard let encoder = RecordLineEncoder(store: self, entity: entity) else { return (0, 0) }
+        guard let encoder = plans[entity]?.lineEncoder else { return (0, 0) }
         var count = 0
         var links = 0
         let cursor = try Row.fetchCursor(db, sql: encoder.selectSQL, arguments: [entity])
@@ -47,12 +47,12 @@ extension SyncStore {
     /// The canonical line of a record about to be imported: the same text ``contentDigest()`` reads
     /// from the store once the record is written (model defaults applied, binary values by SHA-256).
     public func digestLine(of record: ImportRecord) -> String {
-        RecordLineEncoder(store: self, entity: record.entity)?.line(for: record) ?? "R \(record.globalID.rawValue) ?"
+        plans[record.entity]?.lineEncoder.line(for: record) ?? "R \(record.globalID.rawValue) ?"
     }
 
     /// The number of live records of exactly `entity` and the sum of their line digests.
     public func recordDigestSum(of entity: String) throws -> (count: Int, sum: RecordDigestSum) {
-        guard let encoder = RecordLineEncoder(store: self, entity: entity) else { return (0, RecordDigestSum()) }
+        guard let encoder = plans[entity]?.lineEncoder else { return (0, RecordDigestSum()) }
         return try read("digest records") { db in
             var sum = RecordDigestSum()
             var count = 0

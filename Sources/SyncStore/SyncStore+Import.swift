@@ -7,27 +7,23 @@ extension SyncStore {
     /// entity, an unknown or transient property, a value of the wrong kind, a duplicate global ID
     /// is *not* checked here (the import itself refuses it).
     public func problem(with record: ImportRecord) -> String? {
-        guard let entity = model.entity(named: record.entity), layout.tableOfEntity[record.entity] != nil else {
+        guard let plan = plans[record.entity] else {
             return "there is no entity named '\(record.entity)' in model \(model.versionName)"
         }
-        if entity.isAbstract { return "entity \(record.entity) is abstract" }
+        if plan.isAbstract { return "entity \(record.entity) is abstract" }
         for (name, value) in record.values {
-            guard let attribute = model.attribute(name, of: record.entity), !attribute.isTransient else {
+            guard let attribute = plan.attributeByName[name] else {
                 return "entity \(record.entity) has no stored attribute named '\(name)'"
             }
             if ValueCoder.normalized(value, for: attribute) == nil {
                 return "\(record.entity).\(name) is of type \(attribute.type.rawValue) and cannot hold a \(value.kindName) value"
             }
         }
-        for name in record.toOne.keys {
-            guard case .column? = layout.relationships[record.entity]?[name] else {
-                return "entity \(record.entity) has no stored to-one relationship named '\(name)'"
-            }
+        for name in record.toOne.keys where !plan.toOne.contains(where: { $0.name == name }) {
+            return "entity \(record.entity) has no stored to-one relationship named '\(name)'"
         }
-        for name in record.toMany.keys {
-            guard case .join? = layout.relationships[record.entity]?[name] else {
-                return "\(record.entity).\(name) is not a to-many relationship kept in a join table"
-            }
+        for name in record.toMany.keys where !plan.joinedToMany.contains(name) {
+            return "\(record.entity).\(name) is not a to-many relationship kept in a join table"
         }
         return nil
     }

@@ -26,6 +26,8 @@ public final class SyncStore: Sendable {
     public let isReadOnly: Bool
 
     let layout: StoreLayout
+    /// Per exact entity, what writing and digesting its records needs.
+    let plans: [String: EntityPlan]
     let database: DatabaseQueue
     let blobs: BlobStore
 
@@ -35,7 +37,11 @@ public final class SyncStore: Sendable {
         self.model = model
         self.database = database
         self.isReadOnly = readOnly
-        self.layout = StoreLayout(model: model)
+        let layout = StoreLayout(model: model)
+        self.layout = layout
+        self.plans = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
+            EntityPlan(store: layout, model: model, entity: entity.name).map { (entity.name, $0) }
+        })
         self.blobs = BlobStore(storePath: path)
     }
 

@@ -29,6 +29,8 @@ struct Storekeep: ParsableCommand {
             InitCommand.self,
             InfoCommand.self,
             DigestCommand.self,
+            InspectCommand.self,
+            MigrateCommand.self,
             VersionCommand.self,
         ]
     )

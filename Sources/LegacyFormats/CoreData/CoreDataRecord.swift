@@ -28,6 +28,9 @@ public struct CoreDataRecord: Hashable, Sendable {
     /// Unordered to-many relationships whose inverse is to-one are absent: derive them from
     /// ``toOne`` on the other side.
     public var toMany: [String: [String]]
+    /// For each to-one relationship whose inverse is an ordered to-many: this record's position in
+    /// that inverse (Core Data's `Z_FOK_` value; only the order of the values matters).
+    public var toOneOrder: [String: Int64] = [:]
 
     /// Creates a record.
     public init(

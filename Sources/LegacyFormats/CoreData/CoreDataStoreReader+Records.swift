@@ -34,6 +34,7 @@ extension CoreDataStoreReader {
             return try queue.read { db in
                 var columns = ["Z_PK"] + entity.attributes.map(\.column) + entity.toOnes.map(\.column)
                 columns += entity.toOnes.compactMap(\.entityColumn)
+                columns += entity.toOnes.compactMap(\.orderColumn)
                 let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
                 let sql = "SELECT \(list) FROM \(entity.table.quotedDatabaseIdentifier) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?"
                 var records: [CoreDataRecord] = []
@@ -78,6 +79,7 @@ extension CoreDataStoreReader {
             index += 1
         }
         var entityIndex = index + entity.toOnes.count
+        var orderIndex = entityIndex + entity.toOnes.filter { $0.entityColumn != nil }.count
         for toOne in entity.toOnes {
             defer { index += 1 }
             var targetEntity = toOne.destination
@@ -85,8 +87,14 @@ extension CoreDataStoreReader {
                 if let number = row[entityIndex] as Int64?, let row = schema.entityRow(number) { targetEntity = row.name }
                 entityIndex += 1
             }
+            var order: Int64?
+            if toOne.orderColumn != nil {
+                order = row[orderIndex] as Int64?
+                orderIndex += 1
+            }
             guard let target = row[index] as Int64?, target != 0 else { continue }
             record.toOne[toOne.name] = globalID(entity: targetEntity, primaryKey: target)
+            if let order { record.toOneOrder[toOne.name] = order }
         }
         return record
     }

@@ -19,6 +19,8 @@ struct StoreMapping: Sendable {
         /// `Z<n>_<NAME>`, the target's `Z_ENT`, when the destination has sub-entities.
         var entityColumn: String?
         var destination: String
+        /// `Z_FOK_<INVERSE>`: this record's position in the inverse, when the inverse is an ordered to-many.
+        var orderColumn: String? = nil
     }
 
     /// Where the members of a to-many relationship are listed.
@@ -159,10 +161,13 @@ private struct Builder {
                     continue
                 }
                 let entityColumn = "Z\(destinationNumber)_\(relationship.name.uppercased())"
+                let inverse = relationship.inverseName.flatMap { model.relationship($0, of: relationship.destination) }
+                let orderColumn = inverse.flatMap { $0.isToMany && $0.isOrdered ? "Z_FOK_" + relationship.name.uppercased() : nil }
                 toOnes.append(.init(
                     name: relationship.name, column: column,
                     entityColumn: schema.has(table, column: entityColumn) ? entityColumn : nil,
-                    destination: relationship.destination))
+                    destination: relationship.destination,
+                    orderColumn: orderColumn.flatMap { schema.has(table, column: $0) ? $0 : nil }))
                 continue
             }
             let destinationTable = schema.table(ofEntity: destinationNumber)

@@ -1,0 +1,74 @@
+import Foundation
+import LegacyFormats
+import ObjectModel
+import SyncStore
+
+/// A legacy property list read through a mapping file: one stream per mapped entity.
+///
+/// ```swift
+/// let source = try PropertyListMappingSource(plist: "data.plist", mapping: mapping)
+/// let report = try Migrator(source: source, target: "new.store", options: MigrationOptions()).run()
+/// ```
+public final class PropertyListMappingSource: MigrationSource {
+    /// The property list.
+    public let document: PropertyListDocument
+    /// The mapping.
+    public let mapping: MigrationMapping
+    /// The model the mapping names.
+    public let targetModel: ManagedModel
+    /// The source as given.
+    public let location: String
+    /// What identifies the file's content: its size and the SHA-256 of its first and last 64 KiB.
+    public let fingerprint: String
+
+    /// Opens the property list and the mapping's model, and checks the mapping against the model.
+    ///
+    /// - Parameters:
+    ///   - plist: the property list file.
+    ///   - mapping: the mapping, read with ``MappingFileReader``.
+    ///   - model: a model file to use instead of the one the mapping names.
+    /// - Throws: `PropertyListError`, `XcodeModelError`, ``MappingError``.
+    public init(plist: String, mapping: MigrationMapping, model: String? = nil) throws {
+        document = try PropertyListDocument.open(at: URL(fileURLWithPath: plist))
+        self.mapping = mapping
+        targetModel = try ModelLoader.load(path: model ?? mapping.modelPath, version: mapping.modelVersion)
+        location = plist
+        fingerprint = try SourceFingerprint.of(path: plist)
+        try MappingValidator.validate(mapping, against: targetModel)
+    }
+
+    /// "binary property list with mapping speechtimer1-plist".
+    public var kindDescription: String { "\(document.format == .binary ? "binary" : "XML") property list with mapping \(mapping.name)" }
+    /// Property lists have no model of their own.
+    public var modelNote: String? { nil }
+    /// The mapping file's checksum.
+    public var checksum: String { mapping.checksum }
+
+    /// One stream per mapped entity, in mapping order.
+    public var streams: [any MigrationStream] {
+        mapping.entities.map { PropertyListEntityStream(rule: $0, document: document, mappingName: mapping.name, model: targetModel) }
+    }
+
+    /// Checks the values the mapping requires (`source.check`), before anything is written.
+    public func validate() throws {
+        for (keyPath, expected) in mapping.checks.sorted(by: { $0.key < $1.key }) {
+            let found = try document.value(atKeyPath: keyPath)
+            guard let found, Self.text(of: found) == expected else {
+                throw MaintenanceError(
+                    path: location,
+                    problem: "the mapping \(mapping.name) expects '\(keyPath)' to be \(expected), but the file has \(found.map(Self.text) ?? "no such key")",
+                    hint: "use a mapping written for this file's layout", failureKind: .badInput)
+            }
+        }
+    }
+
+    private static func text(of value: PropertyListValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        case .boolean(let flag): return flag ? "true" : "false"
+        default: return value.typeName
+        }
+    }
+}

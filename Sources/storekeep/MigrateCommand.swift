@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import StoreMaintenance
+
+/// `storekeep migrate SOURCE --to TARGET`: copies a legacy source into a new versioned store in
+/// resumable batches.
+struct MigrateCommand: StorekeepCommand {
+    /// Name and help text.
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate a legacy property list or an Apple Core Data store into a new versioned store, in resumable batches.",
+        discussion: """
+            The kind of SOURCE is recognised from its content. A property list needs --mapping. \
+            The source is never modified. Killed at any point, the same command resumes from the \
+            last checkpoint; run again after it finished, it says so and changes nothing.
+            """)
+
+    /// The source file.
+    @Argument(help: "The source: a property list (with --mapping) or a Core Data store.", completion: .file())
+    var source: String
+
+    /// The target store.
+    @Option(name: .customLong("to"), help: "The target store (created when absent).", completion: .file())
+    var target: String
+
+    /// A model to use instead of the one the mapping names.
+    @Option(help: "A model to use instead of the one the mapping names.", completion: .file())
+    var model: String?
+
+    /// The version of `--model` to use.
+    @Option(help: "The version of --model to use (default: its current version).")
+    var modelVersion: String?
+
+    /// The mapping file for a property list.
+    @Option(help: "The mapping file (required for a property list).", completion: .file())
+    var mapping: String?
+
+    /// Records per batch.
+    @Option(help: "Records per batch: one transaction and one checkpoint each.")
+    var batchSize: Int = 10_000
+
+    /// Print the plan and write nothing.
+    @Flag(help: "Print the plan and write nothing.")
+    var dryRun = false
+
+    /// What to do with a record that cannot be written.
+    @Option(help: "What to do with a record that cannot be written: stop or skip.")
+    var onError: String = "stop"
+
+    /// The content name of a new target.
+    @Option(help: "The content name of a new target (default: the model's name).")
+    var contentName: String?
+
+    /// The peer ID of a new target.
+    @Option(help: "The peer ID of a new target (default: a new UUID).")
+    var peerID: String?
+
+    /// The shared options.
+    @OptionGroup var globals: GlobalOptions
+
+    /// Rejects option values that cannot work.
+    func validate() throws {
+        guard batchSize >= 1 && batchSize <= 1_000_000 else { throw ValidationError("--batch-size must be between 1 and 1000000.") }
+        guard MigrationOptions.OnError(rawValue: onError) != nil else { throw ValidationError("--on-error must be stop or skip.") }
+    }
+
+    /// Recognises the source, then plans or runs the migration.
+    func run(context: CommandContext) throws {
+        let kind = try SourceKind.detect(path: source)
+        context.logger.debug("source recognised", metadata: ["kind": "\(kind.description)"])
+        let migrationSource: any MigrationSource
+        switch kind {
+        case .binaryPropertyList, .xmlPropertyList:
+            guard let mapping else {
+                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); a property list needs --mapping FILE (see docs/mapping.md)")
+            }
+            migrationSource = try PropertyListMappingSource(plist: source, mapping: MappingFileReader.read(path: mapping), model: model)
+        case .coreDataStore:
+            migrationSource = try CoreDataMigrationSource(path: source, model: model, modelVersion: modelVersion)
+        case .storekeepStore:
+            throw MaintenanceError(path: source, problem: "is \(kind.description); migrating from it is not available in this build",
+                                   hint: "see docs/limits.md", failureKind: .badInput)
+        case .unknown(let words):
+            throw MaintenanceError(path: source, problem: "is not a source storekeep can migrate: it looks like \(words)",
+                                   hint: "give a property list (with --mapping) or an Apple Core Data store", failureKind: .badInput)
+        }
+        let options = MigrationOptions(batchSize: batchSize, onError: MigrationOptions.OnError(rawValue: onError) ?? .stop,
+                                       contentName: contentName, peerID: peerID)
+        let migrator = Migrator(source: migrationSource, target: target, options: options)
+        if dryRun {
+            let plan = try migrator.plan()
+            try context.output.emit(plan) { MigrationText.plan(plan) }
+            return
+        }
+        let renderer = ProgressRenderer(enabled: !context.settings.quiet)
+        let report: MigrationReport
+        do {
+            report = try migrator.run { renderer.show($0) }
+            renderer.finish()
+        } catch {
+            renderer.finish()
+            throw error
+        }
+        try context.output.emit(report) { MigrationText.report(report) }
+        if report.outcome == .stoppedAtRejectedRecord {
+            throw CommandExit(status: 65, message: """
+                storekeep: error: \(source): stopped at a record that cannot be written: \(report.stoppedAt ?? "?")
+                hint: fix that record, or run the same command with --on-error skip to skip it; the target resumes where it stopped
+                """)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import StoreMaintenance
+
+/// Human renderings of a migration's plan and report.
+enum MigrationText {
+    /// The `--dry-run` plan.
+    static func plan(_ plan: MigrationPlan) -> String {
+        var lines = ["plan (nothing written)",
+                     "source  \(plan.source) (\(plan.sourceKind))",
+                     "target  \(plan.target)",
+                     "model   \(plan.model) (hash \(plan.modelHash.prefix(12)))",
+                     "mode    \(plan.mode)"]
+        if let note = plan.modelNote { lines.append("note    \(note)") }
+        lines.append("")
+        var table = TextTable(columns: [.init("stream"), .init("entity"), .init("estimated rows", alignment: .right), .init("already written", alignment: .right)])
+        for stream in plan.streams {
+            table.append([stream.stream, stream.entity, stream.estimatedRows.map(String.init) ?? "?", String(stream.alreadyWritten)])
+        }
+        lines.append(table.render())
+        lines.append("")
+        lines += plan.steps.enumerated().map { "\($0.offset + 1). \($0.element)" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The end-of-run report: a table per entity.
+    static func report(_ report: MigrationReport) -> String {
+        var lines: [String] = []
+        switch report.outcome {
+        case .completed: lines.append("migrated \(report.source) → \(report.target)\(report.resumed ? " (resumed)" : "")")
+        case .alreadyCompleted: lines.append("already migrated: \(report.source) → \(report.target) finished earlier; nothing changed")
+        case .stoppedAtRejectedRecord: lines.append("stopped: \(report.stoppedAt ?? "a record cannot be written")")
+        }
+        if let note = report.modelNote { lines.append(note) }
+        var table = TextTable(columns: [.init("entity"), .init("read", alignment: .right), .init("written", alignment: .right),
+                                        .init("rejected", alignment: .right), .init("seconds", alignment: .right)])
+        for stream in report.streams {
+            table.append([stream.entity, String(stream.read), String(stream.written), String(stream.rejected), String(format: "%.2f", stream.seconds)])
+        }
+        lines.append(table.render())
+        if report.outcome == .completed { lines.append("verified: counts and content digest of what was read match the store") }
+        if let digest = report.digest { lines.append("digest: \(digest)") }
+        if let rejected = report.rejectedReport { lines.append("rejected records: \(rejected)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,24 @@
+import LegacyFormats
+
+/// The human form of a property list's shape: one line per key path, with type, count and presence.
+enum PropertyListShapeText {
+    /// The text for `inspect` on a property list.
+    static func render(_ report: PropertyListInspection) -> String {
+        var lines = ["\(report.path): \(report.format) property list, \(report.bytes) bytes", ""]
+        var table = TextTable(columns: [.init("key path"), .init("type"), .init("count", alignment: .right), .init("present")])
+        walk(report.root, path: "(root)", into: &table)
+        lines.append(table.render())
+        return lines.joined(separator: "\n")
+    }
+
+    private static func walk(_ shape: PropertyListShape, path: String, into table: inout TextTable) {
+        let types = shape.types.map { $0.count > 1 ? " (" + $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")" : "" } ?? ""
+        table.append([path, shape.type + types, shape.count.map(String.init) ?? "", shape.present.map(String.init) ?? ""])
+        for (key, child) in (shape.children ?? [:]).sorted(by: { $0.key < $1.key }) {
+            walk(child, path: path == "(root)" ? key : "\(path).\(key)", into: &table)
+        }
+        if let element = shape.element {
+            walk(element, path: path + "[]", into: &table)
+        }
+    }
+}
