@@ -49,8 +49,10 @@ public final class PropertyListMappingSource: MigrationSource {
         mapping.entities.map { PropertyListEntityStream(rule: $0, document: document, mappingName: mapping.name, model: targetModel) }
     }
 
-    /// Checks the values the mapping requires (`source.check`), before anything is written.
+    /// Reads the whole file once to check it is well formed, then checks the values the mapping
+    /// requires (`source.check`), before anything is written.
     public func validate() throws {
+        try document.validate()
         for (keyPath, expected) in mapping.checks.sorted(by: { $0.key < $1.key }) {
             let found = try document.value(atKeyPath: keyPath)
             guard let found, Self.text(of: found) == expected else {

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Crash tests: the real binary killed with SIGKILL part-way through a migration, then run again.
+@Suite("storekeep migrate: killed and resumed", .serialized)
+struct MigrateCrashTests {
+    /// Starts the binary without waiting for it.
+    private func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = try StorekeepProcess.binaryURL()
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test("SIGKILL at several points, then the same command, gives the uninterrupted result", arguments: [[0.05], [0.3], [0.6], [0.2, 0.25, 0.3]])
+    func killAndResume(delays: [Double]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 3000, recordingEvery: 25)
+        let reference = directory.url.appendingPathComponent("reference.store").path
+        let whole = try StorekeepProcess.run(["migrate", source, "--to", reference, "--mapping", SpeechTimerData.mapping, "--batch-size", "100", "--json"])
+        #expect(whole.status == 0, "\(whole)")
+        let expected = try whole.jsonObject()["digest"] as? String
+
+        let target = directory.url.appendingPathComponent("killed.store").path
+        let arguments = ["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "100"]
+        var killedMidway = false
+        for delay in delays {
+            let process = try start(arguments)
+            Thread.sleep(forTimeInterval: delay)
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killedMidway = true
+            }
+            process.waitUntilExit()
+        }
+        let resumed = try StorekeepProcess.run(arguments + ["--json"])
+        #expect(resumed.status == 0, "\(resumed)")
+        let report = try resumed.jsonObject()
+        #expect(report["verified"] as? Bool == true)
+        #expect(report["digest"] as? String == expected, "the resumed store holds what an uninterrupted run writes")
+        let streams = report["streams"] as? [[String: Any]] ?? []
+        #expect(streams.map { $0["written"] as? Int ?? -1 } == [7, 3000, 1])
+        #expect(killedMidway, "the process was still running when killed (make the source bigger if this fails)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("creating") }
+        #expect(leftovers.isEmpty)
+    }
+}

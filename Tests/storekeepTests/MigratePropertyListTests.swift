@@ -1,0 +1,197 @@
+import Foundation
+import ObjectModel
+import SyncStore
+import Testing
+
+/// End-to-end tests of `storekeep migrate` on Speech Timer 1 property lists, through the built binary.
+@Suite("storekeep migrate: property lists")
+struct MigratePropertyListTests {
+    @Test("binary and XML files migrate completely, with seeds, relationships and blobs, to the same content")
+    func bothFormats() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let binary = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 300)
+        let xml = try SpeechTimerData.write(in: directory, name: "data.xml", speeches: 300, format: "xml")
+        let facts = try SpeechTimerData.facts(of: binary)
+        var digests: [String] = []
+        for (source, target) in [(binary, "b.store"), (xml, "x.store")] {
+            let targetPath = directory.url.appendingPathComponent(target).path
+            let result = try StorekeepProcess.run(["migrate", source, "--to", targetPath, "--mapping", SpeechTimerData.mapping, "--json"])
+            #expect(result.status == 0, "\(result)")
+            let report = try result.jsonObject()
+            #expect(report["outcome"] as? String == "completed")
+            #expect(report["verified"] as? Bool == true)
+            let streams = report["streams"] as? [[String: Any]] ?? []
+            #expect(streams.map { $0["entity"] as? String ?? "" } == ["SpeechType", "Speech", "Settings"])
+            #expect(streams.map { $0["written"] as? Int ?? -1 } == [facts["types"] as? Int ?? 0, facts["speeches"] as? Int ?? 0, 1])
+            digests.append(report["digest"] as? String ?? "")
+
+            let store = try SyncStore.open(at: targetPath, readOnly: true)
+            let speeches = try store.globalIDs(of: "Speech")
+            #expect(speeches.count == facts["speeches"] as? Int)
+            var withRecording = 0
+            for id in speeches {
+                let record = try #require(try store.record(id))
+                if record.values["recording"] != .null { withRecording += 1 }
+                #expect(record.toOne["type"] != nil, "every speech has its type")
+            }
+            #expect(withRecording == facts["recordings"] as? Int)
+            let blobFiles = FileManager.default.enumerator(atPath: store.blobDirectory.path)?.compactMap { $0 as? String }.filter { $0.count > 40 } ?? []
+            #expect(blobFiles.count == facts["large"] as? Int, "recordings over 4 KB are blob files")
+
+            let first = try #require(try store.record(GlobalID(facts["firstID"] as? String ?? "")))
+            #expect(first.values["title"] == .string(facts["firstTitle"] as? String ?? ""))
+            let typeID = try #require(first.toOne["type"])
+            let type = try #require(try store.record(typeID))
+            #expect(type.values["name"] == .string(facts["firstType"] as? String ?? ""))
+            let seeded = try store.globalIDs(of: "SpeechType").compactMap { try store.record($0) }.filter { $0.seed != nil }
+            #expect(seeded.count == facts["builtIn"] as? Int)
+            #expect(seeded.allSatisfy { $0.seed == SeedMark(set: "speechtimer.builtin-types", version: 1) })
+            let settings = try store.globalIDs(of: "Settings")
+            #expect(settings.count == 1)
+            #expect(try store.migrations().last?.success == true)
+        }
+        #expect(digests[0] == digests[1], "the XML and binary files hold the same data")
+    }
+
+    @Test("--dry-run prints the plan and writes nothing; a second run changes nothing")
+    func dryRunAndRerun() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 50)
+        let target = directory.url.appendingPathComponent("t.store").path
+        let plan = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--dry-run", "--json"])
+        #expect(plan.status == 0, "\(plan)")
+        let document = try plan.jsonObject()
+        #expect(document["mode"] as? String == "new")
+        #expect((document["streams"] as? [[String: Any]])?.map { $0["estimatedRows"] as? Int ?? -1 } == [7, 50, 1])
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["data.plist"])
+
+        let first = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--json"]).jsonObject()
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        let again = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("already migrated"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        let digest = try StorekeepProcess.run(["digest", target, "--json"]).jsonObject()
+        #expect(digest["digest"] as? String == first["digest"] as? String)
+        let secondPlan = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--dry-run", "--json"]).jsonObject()
+        #expect(secondPlan["mode"] as? String == "alreadyCompleted")
+    }
+
+    @Test("a record that cannot be written stops the run (65) with a report; --on-error skip resumes and goes on")
+    func rejectedRecords() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 40, badTypeAt: 17)
+        let target = directory.url.appendingPathComponent("t.store").path
+        let stopped = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "5"])
+        #expect(stopped.status == 65, "\(stopped)")
+        #expect(stopped.stderr.contains("speeches[17].type: 'No Such Type' matches no SpeechType"), "\(stopped)")
+        #expect(stopped.stderr.contains("--on-error skip"))
+        let report = try String(contentsOfFile: target + ".rejected.jsonl", encoding: .utf8)
+        #expect(report.contains("\"position\":17"))
+        #expect(try SyncStore.open(at: target, readOnly: true).liveRecordCounts()["Speech"] == 17)
+
+        let skipped = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping,
+                                                "--batch-size", "5", "--on-error", "skip", "--json"])
+        #expect(skipped.status == 0, "\(skipped)")
+        let document = try skipped.jsonObject()
+        #expect(document["resumed"] as? Bool == true)
+        let speech = (document["streams"] as? [[String: Any]])?[1]
+        #expect(speech?["written"] as? Int == 39)
+        #expect(speech?["rejected"] as? Int == 1)
+        #expect(speech?["read"] as? Int == 40)
+        let lines = try String(contentsOfFile: target + ".rejected.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+    }
+
+    @Test("bad sources and mappings get one clear message and their exit code")
+    func refusals() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 5)
+        let target = directory.url.appendingPathComponent("t.store").path
+
+        let noMapping = try StorekeepProcess.run(["migrate", source, "--to", target])
+        #expect(noMapping.status == 64, "\(noMapping)")
+        #expect(noMapping.stderr.contains("--mapping"))
+
+        let text = try directory.write("just some notes\n", to: "notes.txt")
+        let unknown = try StorekeepProcess.run(["migrate", text, "--to", target, "--json"])
+        #expect(unknown.status == 65, "\(unknown)")
+        #expect(unknown.stderr.contains("looks like a text file"))
+        #expect(try unknown.jsonError()["kind"] as? String == "badInput")
+
+        let missing = try StorekeepProcess.run(["migrate", directory.url.appendingPathComponent("none.plist").path, "--to", target])
+        #expect(missing.status == 66, "\(missing)")
+
+        let badMapping = try directory.write("""
+            mapping: broken
+            model: \(ModelFiles.speechTimer)
+            entities:
+              - entity: SpeechType
+                from: speechTypes
+                attributes:
+                  colour: name
+            """, to: "broken.yaml")
+        let mappingError = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", badMapping])
+        #expect(mappingError.status == 65, "\(mappingError)")
+        #expect(mappingError.stderr.contains("broken.yaml:7"), "\(mappingError)")
+        #expect(mappingError.stderr.contains("no attribute named 'colour'"))
+
+        let typo = try directory.write("mapping: x\nmodel: \(ModelFiles.speechTimer)\nentitys: []\n", to: "typo.yaml")
+        let typoError = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", typo])
+        #expect(typoError.status == 65, "\(typoError)")
+        #expect(typoError.stderr.contains("typo.yaml:3: unknown key 'entitys'"), "\(typoError)")
+        #expect(!FileManager.default.fileExists(atPath: target), "nothing was created for a refused run")
+
+        let otherData = directory.url.appendingPathComponent("busy.store").path
+        #expect(try StorekeepProcess.run(["init", otherData, "--model", ModelFiles.speechTimer, "--content-name", "X"]).status == 0)
+        try SyncStore.open(at: otherData).save(author: "user") { try $0.insert("Settings", values: ["theme": .string("dark")]) }
+        let busy = try StorekeepProcess.run(["migrate", source, "--to", otherData, "--mapping", SpeechTimerData.mapping])
+        #expect(busy.status == 73, "\(busy)")
+        #expect(busy.stderr.contains("already holds data"))
+    }
+
+    @Test("the malformed corpus property list is refused with its line", .enabled(if: ModelFiles.corpusIsPresent, "the shared corpus is absent"))
+    func malformedCorpusPlist() throws {
+        let corrupt = ModelFiles.corpusModels.deletingLastPathComponent().appendingPathComponent("plists/malformed-iphoto-History-Changes.plist").path
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let target = directory.url.appendingPathComponent("t.store").path
+        let result = try StorekeepProcess.run(["migrate", corrupt, "--to", target, "--mapping", SpeechTimerData.mapping])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("malformed-iphoto-History-Changes.plist:2786"), "\(result)")
+        let inspect = try StorekeepProcess.run(["inspect", corrupt, "--json"])
+        #expect(inspect.status == 65, "\(inspect)")
+        #expect(inspect.stderr.contains(":2786"))
+    }
+
+    @Test("inspect shows a data file's key paths with types, counts and presence")
+    func inspectPropertyList() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.xml", speeches: 30, format: "xml", recordingEvery: 2)
+        let result = try StorekeepProcess.run(["inspect", source, "--json"])
+        #expect(result.status == 0, "\(result)")
+        let document = try result.jsonObject()
+        #expect(document["kind"] as? String == "propertyList")
+        #expect(document["format"] as? String == "xml")
+        let root = try #require(document["root"] as? [String: Any])
+        #expect(root["type"] as? String == "dictionary")
+        let children = try #require(root["children"] as? [String: Any])
+        let speeches = try #require(children["speeches"] as? [String: Any])
+        #expect(speeches["type"] as? String == "array")
+        #expect(speeches["count"] as? Int == 30)
+        let element = try #require(speeches["element"] as? [String: Any])
+        let keys = try #require(element["children"] as? [String: Any])
+        #expect((keys["recording"] as? [String: Any])?["present"] as? Int == 15)
+        #expect((keys["notes"] as? [String: Any])?["present"] as? Int == 10)
+        #expect((keys["title"] as? [String: Any])?["present"] as? Int == 30)
+        #expect(((keys["date"] as? [String: Any])?["types"] as? [String: Int]) == ["date": 30])
+        let text = try StorekeepProcess.run(["inspect", source])
+        #expect(text.stdout.contains("speeches[].recording"))
+    }
+}
