@@ -59,7 +59,11 @@ let package = Package(
             name: "SyncStoreTests",
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StoreMaintenanceTests", dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"]),
-        .testTarget(name: "storekeepTests", dependencies: ["storekeep", "ObjectModel", "SyncStore", "StoreMaintenance"]),
+        .testTarget(
+            name: "storekeepTests",
+            dependencies: [
+                "storekeep", "ObjectModel", "SyncStore", "StoreMaintenance", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

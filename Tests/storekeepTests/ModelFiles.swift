@@ -15,6 +15,31 @@ enum ModelFiles {
     /// Whether the shared corpus is on this machine.
     static var corpusIsPresent: Bool { FileManager.default.fileExists(atPath: corpusModels.path) }
 
+    /// `<root>/../shared/corpus/coredata-stores`: Core Data SQLite stores written by Apple's samples.
+    static var corpusCoreDataStores: URL {
+        StorekeepProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/coredata-stores")
+    }
+
+    /// Whether the Core Data stores of the corpus are on this machine.
+    static var coreDataCorpusIsPresent: Bool { FileManager.default.fileExists(atPath: corpusCoreDataStores.path) }
+
+    /// Every `*.sqlite` under `coredata-stores/` and under `models/*/stores/`, sorted by path
+    /// (empty when the corpus is absent).
+    static func coreDataCorpusStores() -> [String] {
+        var stores: [String] = []
+        if let walker = FileManager.default.enumerator(at: corpusCoreDataStores, includingPropertiesForKeys: nil) {
+            for case let url as URL in walker where url.pathExtension == "sqlite" { stores.append(url.path) }
+        }
+        let projects = (try? FileManager.default.contentsOfDirectory(atPath: corpusModels.path)) ?? []
+        for project in projects {
+            let folder = corpusModels.appendingPathComponent(project).appendingPathComponent("stores")
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".sqlite") {
+                stores.append(folder.appendingPathComponent(name).path)
+            }
+        }
+        return stores.sorted()
+    }
+
     /// Every `.xcdatamodeld` bundle of the corpus, sorted by path.
     static func corpusBundles() -> [URL] {
         guard let walker = FileManager.default.enumerator(at: corpusModels, includingPropertiesForKeys: nil) else { return [] }
