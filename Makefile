@@ -28,7 +28,9 @@ build: deps
 test: deps build
 	swift test
 
-demo: deps build
+# The demo migrates a few hundred thousand records: it uses an optimised build.
+demo: deps
+	swift build -c release
 	./scripts/demo.sh
 
 clean:

@@ -25,13 +25,14 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CSystemCalls"),
         .target(name: "ObjectModel", dependencies: ["CLibCrypto"]),
         .target(
             name: "LegacyFormats",
             dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "SyncStore",
-            dependencies: ["ObjectModel", "CLibCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["ObjectModel", "CLibCrypto", "CSystemCalls", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "StoreMaintenance",
             dependencies: [

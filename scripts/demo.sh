@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
 # The storekeep demo on the bundled Speech Timer example. Run it through `make demo`, which builds first.
-#   1. show the example model;  2. create a store for it;  3. write a few records through the
-#   library, as an app embedding it would;  4. print the store's info.
+#   1. generate a realistic Speech Timer 1 data file (a property list, as the app of article 1 kept);
+#   2. inspect it;  3. migrate it into a new versioned store, with progress, verified;
+#   4. print the store's info and content digest;  5. run the migration again: nothing to do.
+# DEMO_SPEECHES sets the number of speeches (default 200000); STOREKEEP_BUILD the build folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-storekeep=.build/debug/storekeep
-example=.build/debug/speechtimer-example
-model=Migrations/SpeechTimer/SpeechTimer.xcdatamodeld
+build=${STOREKEEP_BUILD:-.build/release}
+storekeep=$build/storekeep
+speeches=${DEMO_SPEECHES:-200000}
+mapping=Migrations/SpeechTimer/speechtimer1-plist.mapping.yaml
 out=demo-out
+data=$out/SpeechTimer1-data.plist
 store=$out/SpeechTimer.store
 
 run() { printf '\n$ %s\n' "$*"; "$@"; }
 
 rm -rf "$out"
 mkdir -p "$out"
-run "$storekeep" model show "$model"
-run "$storekeep" init "$store" --model "$model" --content-name SpeechTimer --peer-id demo-mac
-run "$example" "$store" "$model"
+printf '\n# generating a Speech Timer 1 data file with %s speeches (Python plistlib, binary)\n' "$speeches"
+python3 scripts/generate-speechtimer-plist.py "$data" --speeches "$speeches" --recording-every 40
+ls -l "$data"
+run "$storekeep" inspect "$data"
+run "$storekeep" migrate "$data" --to "$store" --mapping "$mapping" --dry-run
+run "$storekeep" migrate "$data" --to "$store" --mapping "$mapping"
 run "$storekeep" info "$store"
-run "$storekeep" info "$store" --json
+run "$storekeep" digest "$store"
+run "$storekeep" migrate "$data" --to "$store" --mapping "$mapping"

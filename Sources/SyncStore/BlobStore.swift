@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import ObjectModel
 
@@ -24,7 +25,11 @@ struct BlobStore: Sendable {
     }
 
     /// Writes `data` unless an identical blob exists, and returns its digest.
-    func write(_ data: Data) throws -> String {
+    ///
+    /// With `durable` (the default) the file and its folder are fsynced before this returns. A batch
+    /// writer passes `false` and calls ``flushFileSystem()`` once before it commits the rows that
+    /// refer to its blobs: the same guarantee, one flush instead of two per file.
+    func write(_ data: Data, durable: Bool = true) throws -> String {
         let hex = SHA256.hexDigest(of: data)
         let target = fileURL(forDigest: hex)
         let fileManager = FileManager.default
@@ -38,7 +43,7 @@ struct BlobStore: Sendable {
         let handle = try FileHandle(forWritingTo: temporary)
         do {
             try handle.write(contentsOf: data)
-            try handle.synchronize()
+            if durable { try handle.synchronize() }
             try handle.close()
         } catch {
             try? handle.close()
@@ -50,8 +55,20 @@ struct BlobStore: Sendable {
             try? fileManager.removeItem(at: temporary)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
-        Self.syncDirectory(folder.path)
+        if durable { Self.syncDirectory(folder.path) }
         return hex
+    }
+
+    /// Makes every blob written so far durable: one `syncfs` of the blob folder's file system
+    /// (falling back to `sync` where `syncfs` is refused).
+    func flushFileSystem() {
+        let descriptor = open(directory.path, O_RDONLY)
+        guard descriptor >= 0 else {
+            sync()
+            return
+        }
+        if storekeep_syncfs(descriptor) != 0 { sync() }
+        _ = close(descriptor)
     }
 
     /// Reads the blob with digest `hex`.

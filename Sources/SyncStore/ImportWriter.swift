@@ -3,10 +3,18 @@ import GRDB
 import ObjectModel
 
 /// Writes imported records with one prepared statement per entity (every column bound, absent ones NULL).
-struct ImportWriter {
+final class ImportWriter {
     let db: Database
     let store: SyncStore
     let now: Date
+    /// Whether a blob file was written without its own fsync (see ``BlobStore/flushFileSystem()``).
+    private(set) var wroteBlobs = false
+
+    init(db: Database, store: SyncStore, now: Date) {
+        self.db = db
+        self.store = store
+        self.now = now
+    }
 
     /// Inserts one record and its join rows.
     func write(_ record: ImportRecord) throws {
@@ -68,7 +76,9 @@ struct ImportWriter {
         }
         if case .binary(let data) = normalized, attribute.allowsExternalBinaryDataStorage, data.count > SyncStore.externalStorageThreshold {
             do {
-                return (BlobStore.referencePrefix + (try store.blobs.write(data))).databaseValue
+                let digest = try store.blobs.write(data, durable: false)
+                wroteBlobs = true
+                return (BlobStore.referencePrefix + digest).databaseValue
             } catch {
                 throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(attribute.name): \(error.localizedDescription)",
                                  hint: "check free space and permissions of \(store.blobs.directory.path)")
@@ -78,6 +88,17 @@ struct ImportWriter {
     }
 
     private static func jsonEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        // Property names are identifiers: almost never anything to escape.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20 }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

@@ -50,6 +50,8 @@ extension SyncStore {
                 if !records.isEmpty {
                     try writer.recordHistory(records, author: author)
                 }
+                // The rows about to commit refer to these files: make them durable first.
+                if writer.wroteBlobs { blobs.flushFileSystem() }
                 for rejection in rejections {
                     try db.execute(sql: "INSERT INTO sk_rejected (migration, stream, position, entity, reason) VALUES (?, ?, ?, ?, ?)",
                                    arguments: [migration, rejection.stream, rejection.position, rejection.entity, rejection.reason])

@@ -1,0 +1,14 @@
+#define _GNU_SOURCE
+#include <unistd.h>
+#include <errno.h>
+#include "CSystemCalls.h"
+
+int storekeep_syncfs(int descriptor) {
+#if defined(__linux__)
+    return syncfs(descriptor);
+#else
+    (void)descriptor;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
