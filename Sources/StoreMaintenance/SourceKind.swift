@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 
 /// What a migration source is, recognised from its content (never from its name).
 public enum SourceKind: Equatable, Sendable {
@@ -23,8 +24,8 @@ public enum SourceKind: Equatable, Sendable {
             throw MaintenanceError(path: path, problem: exists ? "cannot read the source" : "no such file",
                                    hint: "check the path and permissions", failureKind: .missingInput)
         }
-        let head = Array((try? handle.read(upToCount: 512)) ?? Data())
         try? handle.close()
+        let head = FileContent.firstBytes(of: path)
         if head.starts(with: Array("bplist00".utf8)) { return .binaryPropertyList }
         if head.starts(with: Array("SQLite format 3\u{0}".utf8)) { return try sqliteKind(path: path) }
         var text = String(decoding: head, as: UTF8.self)
@@ -33,12 +34,8 @@ public enum SourceKind: Equatable, Sendable {
         if text.hasPrefix("<?xml") || text.hasPrefix("<plist") || text.hasPrefix("<!DOCTYPE plist") {
             return text.contains("<plist") || text.contains("PropertyList") ? .xmlPropertyList : .unknown("an XML document that is not a property list")
         }
-        if head.isEmpty { return .unknown("an empty file") }
         if head.starts(with: Array("bplist".utf8)) { return .unknown("a binary property list of an unknown version") }
-        if head.starts(with: [0x1f, 0x8b]) { return .unknown("a gzip file") }
-        if head.starts(with: [0x50, 0x4b, 0x03, 0x04]) { return .unknown("a zip archive") }
-        if text.hasPrefix("{") || text.hasPrefix("[") { return .unknown("JSON or other text") }
-        return .unknown(head.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) } ? "a text file" : "binary data of an unknown kind")
+        return .unknown(FileContent.describe(head))
     }
 
     /// Tells a storekeep store from a Core Data store from another SQLite file, opening the file

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 /// A private copy of a Core Data store (the main file with its `-wal` and `-journal`, when present)
 /// in a fresh temporary folder, so that SQLite can replay committed WAL frames and roll back a hot
@@ -43,7 +44,7 @@ struct StoreSnapshot: Sendable {
         try? handle.close()
         guard prefix.starts(with: sqliteHeader) else {
             throw CoreDataStoreError(
-                path: path, problem: "not a SQLite database; it looks like \(describe(prefix))",
+                path: path, problem: "not a SQLite database; it looks like \(FileContent.describe(prefix))",
                 hint: "give the path of a Core Data .sqlite store")
         }
         let folder = FileManager.default.temporaryDirectory
@@ -111,22 +112,5 @@ struct StoreSnapshot: Sendable {
             let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             return "\(size)@\(date)"
         }
-    }
-
-    /// A few words on what a file starting with `prefix` probably is.
-    static func describe(_ prefix: [UInt8]) -> String {
-        if prefix.isEmpty { return "an empty file" }
-        if prefix.starts(with: Array("bplist".utf8)) { return "a binary property list" }
-        let text = String(decoding: prefix, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.hasPrefix("<?xml") || text.hasPrefix("<plist") || text.hasPrefix("<!DOCTYPE plist") {
-            return text.contains("plist") ? "an XML property list" : "an XML document"
-        }
-        if text.hasPrefix("{") || text.hasPrefix("[") { return "JSON or text" }
-        if prefix.starts(with: [0x1f, 0x8b]) { return "a gzip file" }
-        if prefix.starts(with: [0x50, 0x4b, 0x03, 0x04]) { return "a zip archive" }
-        if prefix.allSatisfy({ $0 == 0x09 || $0 == 0x0a || $0 == 0x0d || (0x20..<0x7f).contains($0) }) {
-            return "a text file"
-        }
-        return "binary data of an unknown kind"
     }
 }
