@@ -87,6 +87,7 @@ public final class SyncStore: Sendable {
                              hint: "create the folder first, or choose another path")
         }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).creating-\(ProcessInfo.processInfo.processIdentifier)").path
+        removeLeftoversOfKilledCreations(of: url)
         for suffix in ["", "-wal", "-shm", "-journal"] { try? fileManager.removeItem(atPath: temporary + suffix) }
         do {
             let queue = try DatabaseQueue(path: temporary, configuration: configuration(readOnly: false))
@@ -162,6 +163,21 @@ public final class SyncStore: Sendable {
             try StoreReader.requireModel(expected, matches: model, metadata: metadata, path: path)
         }
         return SyncStore(path: path, metadata: metadata, model: model, database: queue, readOnly: readOnly)
+    }
+
+    /// Removes `.<name>.creating-<pid>` files (and their `-wal`, `-shm`, `-journal`) left beside
+    /// `url` by a creation whose process no longer exists.
+    private static func removeLeftoversOfKilledCreations(of url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).creating-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let digits = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            guard let pid = Int32(digits), pid != ProcessInfo.processInfo.processIdentifier else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
     }
 
     static func configuration(readOnly: Bool) -> Configuration {

@@ -31,6 +31,9 @@ enum MigrationText {
         case .stoppedAtRejectedRecord: lines.append("stopped: \(report.stoppedAt ?? "a record cannot be written")")
         }
         if let note = report.modelNote { lines.append(note) }
+        if let stale = report.tookOverStaleLock {
+            lines.append("took over the lock left by \(stale.command) (pid \(stale.pid), no longer running, since \(stale.started))")
+        }
         var table = TextTable(columns: [.init("entity"), .init("read", alignment: .right), .init("written", alignment: .right),
                                         .init("rejected", alignment: .right), .init("seconds", alignment: .right)])
         for stream in report.streams {

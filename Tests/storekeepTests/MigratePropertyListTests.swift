@@ -194,4 +194,28 @@ struct MigratePropertyListTests {
         let text = try StorekeepProcess.run(["inspect", source])
         #expect(text.stdout.contains("speeches[].recording"))
     }
+
+    @Test("a target locked by a running process exits 75; once that process is gone, the lock is taken over")
+    func lockedTarget() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 5)
+        let target = directory.url.appendingPathComponent("t.store").path
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        let lock = "{\"command\":\"other\",\"host\":\"\(ProcessInfo.processInfo.hostName)\",\"pid\":\(sleeper.processIdentifier),\"started\":\"2026-11-22T00:00:00Z\"}"
+        try Data(lock.utf8).write(to: URL(fileURLWithPath: target + ".lock"))
+        let busy = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping])
+        #expect(busy.status == 75, "\(busy)")
+        #expect(busy.stderr.contains("locked by other"))
+        #expect(!FileManager.default.fileExists(atPath: target))
+        sleeper.terminate()
+        sleeper.waitUntilExit()
+        let taken = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping])
+        #expect(taken.status == 0, "\(taken)")
+        #expect(taken.stdout.contains("took over the lock left by other"))
+        #expect(!FileManager.default.fileExists(atPath: target + ".lock"), "the lock is released at the end")
+    }
 }

@@ -52,4 +52,6 @@ public struct MigrationReport: Encodable, Sendable, Equatable {
     public var rejectedReport: String?
     /// The first rejection, when the run stopped at it.
     public var stoppedAt: String?
+    /// The owner of a lock left by a process that no longer exists, which this run took over.
+    public var tookOverStaleLock: StoreLock.Owner?
 }

@@ -68,11 +68,21 @@ public struct Migrator {
 
     /// Runs (or resumes) the migration.
     ///
+    /// Takes the target's lock (``StoreLock``) for the whole run; a lock left by a killed run is taken over.
+    ///
     /// - Parameter progress: called after every batch.
     /// - Returns: the report; its outcome is `stoppedAtRejectedRecord` when `--on-error stop` met a rejected record.
     /// - Throws: the source's errors, `StoreError`, ``MaintenanceError``.
     public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
         try source.validate()
+        let lock = try StoreLock.acquire(for: target, command: "storekeep migrate")
+        defer { lock.release() }
+        var report = try run(locked: lock, progress: progress)
+        report.tookOverStaleLock = lock.tookOverStaleLock
+        return report
+    }
+
+    private func run(locked lock: StoreLock, progress: (MigrationProgress) -> Void) throws -> MigrationReport {
         let model = source.targetModel
         let store = try openTarget(model: model)
         let runs = try store.migrations().filter { $0.key == key }
@@ -185,6 +195,6 @@ public struct Migrator {
             outcome: outcome, source: source.location, sourceKind: source.kindDescription, modelNote: source.modelNote,
             target: target, model: "\(model.name) \(model.versionName)", migrationID: runID, resumed: resumed, streams: streams,
             verified: verified, digest: outcome == .alreadyCompleted ? try store.contentDigest().digest : nil,
-            rejectedReport: nil, stoppedAt: nil)
+            rejectedReport: nil, stoppedAt: nil, tookOverStaleLock: nil)
     }
 }
