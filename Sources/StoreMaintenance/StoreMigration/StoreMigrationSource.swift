@@ -32,11 +32,19 @@ public final class StoreMigrationSource: MigrationSource {
     ///   - model: the model bundle (`.xcdatamodeld`) holding the store's version and the target version.
     ///   - modelVersion: the target version (default: the bundle's current version).
     /// - Throws: `StoreError`, `XcodeModelError`, `ModelLookupError`, ``MaintenanceError``, ``StepFileError``, ``StepInferenceError``.
-    public init(path: String, model: String, modelVersion: String? = nil) throws {
-        store = try SyncStore.open(at: path, readOnly: true)
+    public convenience init(path: String, model: String, modelVersion: String? = nil) throws {
         let bundle = try ModelLoader.loadBundle(path: model)
+        try self.init(path: path, bundle: bundle, bundlePath: model, modelVersion: modelVersion)
+    }
+
+    /// Opens the store read-only and plans the steps with a bundle already read (or built in code).
+    ///
+    /// - Parameters:
+    ///   - bundlePath: where step files are looked up (beside it), and the path messages name.
+    public init(path: String, bundle: ModelBundle, bundlePath: String, modelVersion: String? = nil) throws {
+        store = try SyncStore.open(at: path, readOnly: true)
         chain = try StepPlanner.chain(storeModel: store.model, storeHash: store.metadata.modelHash, bundle: bundle,
-                                      bundlePath: model, targetVersion: modelVersion)
+                                      bundlePath: bundlePath, targetVersion: modelVersion)
         location = path
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
         fingerprint = try SourceFingerprint.of(
