@@ -96,7 +96,7 @@ extension SyncStore {
         }
     }
 
-    private func makeRecord(from row: Row) throws -> Record {
+    func makeRecord(from row: Row) throws -> Record {
         let entity: String = row["_entity"]
         var values: [String: AttributeValue] = [:]
         for attribute in model.attributes(of: entity) where !attribute.isTransient {

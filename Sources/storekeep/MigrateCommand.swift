@@ -8,23 +8,25 @@ struct MigrateCommand: StorekeepCommand {
     /// Name and help text.
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a legacy property list or an Apple Core Data store into a new versioned store, in resumable batches.",
+        abstract: "Migrate a legacy property list, an Apple Core Data store or an older storekeep store into a new versioned store, in resumable batches.",
         discussion: """
-            The kind of SOURCE is recognised from its content. A property list needs --mapping. \
+            The kind of SOURCE is recognised from its content. A property list needs --mapping; \
+            an older storekeep store needs --model (the bundle holding its version and the target). \
             The source is never modified. Killed at any point, the same command resumes from the \
             last checkpoint; run again after it finished, it says so and changes nothing.
             """)
 
     /// The source file.
-    @Argument(help: "The source: a property list (with --mapping) or a Core Data store.", completion: .file())
+    @Argument(help: "The source: a property list (with --mapping), a Core Data store, or a storekeep store (with --model).", completion: .file())
     var source: String
 
     /// The target store.
     @Option(name: .customLong("to"), help: "The target store (created when absent).", completion: .file())
     var target: String
 
-    /// A model to use instead of the one the mapping names.
-    @Option(help: "A model to use instead of the one the mapping names.", completion: .file())
+    /// A model to use instead of the one the mapping names; for a storekeep store, the bundle of the target version.
+    @Option(help: "A model to use instead of the one the mapping names; for a storekeep store, the bundle holding its version and the target (required).",
+            completion: .file())
     var model: String?
 
     /// The version of `--model` to use.
@@ -69,6 +71,7 @@ struct MigrateCommand: StorekeepCommand {
         let kind = try SourceKind.detect(path: source)
         context.logger.debug("source recognised", metadata: ["kind": "\(kind.description)"])
         let migrationSource: any MigrationSource
+        var defaultContentName: String?
         switch kind {
         case .binaryPropertyList, .xmlPropertyList:
             guard let mapping else {
@@ -78,14 +81,21 @@ struct MigrateCommand: StorekeepCommand {
         case .coreDataStore:
             migrationSource = try CoreDataMigrationSource(path: source, model: model, modelVersion: modelVersion)
         case .storekeepStore:
-            throw MaintenanceError(path: source, problem: "is \(kind.description); migrating from it is not available in this build",
-                                   hint: "see docs/limits.md", failureKind: .badInput)
+            guard let model else {
+                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); migrating it needs --model BUNDLE (the .xcdatamodeld holding its version and the target version; see docs/steps.md)")
+            }
+            guard mapping == nil else {
+                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); --mapping is for property lists (a store's steps are inferred or read from step files, see docs/steps.md)")
+            }
+            let storeSource = try StoreMigrationSource(path: source, model: model, modelVersion: modelVersion)
+            defaultContentName = storeSource.contentName
+            migrationSource = storeSource
         case .unknown(let words):
             throw MaintenanceError(path: source, problem: "is not a source storekeep can migrate: it looks like \(words)",
                                    hint: "give a property list (with --mapping) or an Apple Core Data store", failureKind: .badInput)
         }
         let options = MigrationOptions(batchSize: batchSize, onError: MigrationOptions.OnError(rawValue: onError) ?? .stop,
-                                       contentName: contentName, peerID: peerID)
+                                       contentName: contentName ?? defaultContentName, peerID: peerID)
         let migrator = Migrator(source: migrationSource, target: target, options: options)
         if dryRun {
             let plan = try migrator.plan()

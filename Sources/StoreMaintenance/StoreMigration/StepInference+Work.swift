@@ -1,0 +1,231 @@
+import ObjectModel
+
+extension StepInference {
+    /// The state of one inference: matches so far, problems and changes in words.
+    struct Work {
+        let old: ManagedModel
+        let new: ManagedModel
+        let file: StepFile?
+        /// Previous-version entity → next-version entity.
+        var targetOf: [String: String] = [:]
+        /// Entity rules of the step file, by next-version entity.
+        var rules: [String: StepFile.EntityRule] = [:]
+        var problems: [String] = []
+        var changes: [String] = []
+
+        init(old: ManagedModel, new: ManagedModel, file: StepFile?) {
+            self.old = old
+            self.new = new
+            self.file = file
+        }
+
+        func fileError(_ line: Int, _ problem: String) -> StepFileError {
+            StepFileError(path: file?.path ?? "?", line: line, problem: problem)
+        }
+
+        mutating func note(_ change: String) {
+            if !changes.contains(change) { changes.append(change) }
+        }
+
+        /// Matches entities: the file's blocks first, then by identifier, then by name.
+        mutating func matchEntities() throws {
+            var dropped = Set<String>()
+            for rule in file?.entities ?? [] {
+                if rule.drop, let from = rule.from {
+                    guard old.entity(named: from) != nil else { throw fileError(rule.line, "there is no entity named '\(from)' in '\(old.versionName)'") }
+                    dropped.insert(from)
+                    note("entity \(from) dropped")
+                    continue
+                }
+                guard let entity = rule.entity, new.entity(named: entity) != nil else {
+                    throw fileError(rule.line, "there is no entity named '\(rule.entity ?? "?")' in '\(new.versionName)'")
+                }
+                let source = rule.from ?? entity
+                guard old.entity(named: source) != nil else { throw fileError(rule.line, "there is no entity named '\(source)' in '\(old.versionName)'") }
+                if let other = targetOf[source] {
+                    throw fileError(rule.line, "\(source) is already mapped to \(other); an entity's records go to one entity")
+                }
+                guard rules[entity] == nil else { throw fileError(rule.line, "entity \(entity) has two blocks") }
+                rules[entity] = rule
+                targetOf[source] = entity
+            }
+            for entity in new.entities where rules[entity.name] == nil {
+                let key = StepInference.identifier(name: entity.name, elementID: entity.elementID)
+                let match = old.entities.first { StepInference.identifier(name: $0.name, elementID: $0.elementID) == key }
+                    ?? old.entity(named: entity.name)
+                guard let match, !dropped.contains(match.name) else {
+                    note("entity \(entity.name) added")
+                    continue
+                }
+                if let other = targetOf[match.name] {
+                    problems.append("entities \(other) and \(entity.name) both match \(match.name) (an entity split is not inferred)")
+                    continue
+                }
+                targetOf[match.name] = entity.name
+                if match.name != entity.name { note("entity \(match.name) renamed to \(entity.name)") }
+            }
+            for entity in old.entities where targetOf[entity.name] == nil && !dropped.contains(entity.name) {
+                note("entity \(entity.name) removed")
+            }
+        }
+
+        /// The attribute steps of one concrete entity pair.
+        mutating func attributes(from source: String, to target: String) throws -> [AttributeStep] {
+            let oldAttributes = old.attributes(of: source).filter { !$0.isTransient }
+            let newAttributes = new.attributes(of: target).filter { !$0.isTransient }
+            var ruleOf: [String: StepFile.AttributeRule] = [:]
+            for rule in rules[target]?.attributes ?? [] {
+                guard newAttributes.contains(where: { $0.name == rule.attribute }) else {
+                    throw fileError(rule.line, "entity \(target) of '\(new.versionName)' has no stored attribute named '\(rule.attribute)'")
+                }
+                ruleOf[rule.attribute] = rule
+            }
+            var used = Set<String>()
+            var steps: [AttributeStep] = []
+            for attribute in newAttributes {
+                let rule = ruleOf[attribute.name]
+                let place = "\(target).\(attribute.name)"
+                if let rule, let text = rule.value {
+                    guard let value = StepValueParser.value(of: text, as: attribute.type) else {
+                        throw fileError(rule.line, "\(place): '\(text)' is not a \(attribute.type.rawValue) value")
+                    }
+                    steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .constant(value)))
+                    note("\(place) set to \(text)")
+                    continue
+                }
+                var match: AttributeDescription?
+                if let from = rule?.from {
+                    guard let named = oldAttributes.first(where: { $0.name == from }) else {
+                        throw fileError(rule!.line, "entity \(source) of '\(old.versionName)' has no stored attribute named '\(from)'")
+                    }
+                    match = named
+                } else {
+                    let key = StepInference.identifier(name: attribute.name, elementID: attribute.elementID)
+                    match = oldAttributes.first { StepInference.identifier(name: $0.name, elementID: $0.elementID) == key }
+                        ?? oldAttributes.first { $0.name == attribute.name }
+                }
+                if rule?.drop == true {
+                    if let match { used.insert(match.name) }
+                    steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .modelDefault))
+                    note("\(place): old values dropped")
+                    continue
+                }
+                guard let match else {
+                    if let rule { throw fileError(rule.line, "\(place): no attribute of \(source) matches it; name one with 'from:'") }
+                    if attribute.isOptional || attribute.defaultValue != nil {
+                        steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .modelDefault))
+                        note("\(place) added")
+                    } else {
+                        problems.append("\(place) is new, required and has no default value (give it a constant)")
+                    }
+                    continue
+                }
+                used.insert(match.name)
+                if let step = try copyStep(from: match, to: attribute, rule: rule, place: place) { steps.append(step) }
+            }
+            for attribute in oldAttributes where !used.contains(attribute.name) {
+                note("\(source).\(attribute.name) removed")
+            }
+            return steps
+        }
+
+        private mutating func copyStep(from match: AttributeDescription, to attribute: AttributeDescription,
+                                       rule: StepFile.AttributeRule?, place: String) throws -> AttributeStep? {
+            let conversion: ValueConversion
+            if let declared = rule?.conversion {
+                guard declared.applies(from: match.type, to: attribute.type) else {
+                    throw fileError(rule!.line, "\(place): \(declared.rawValue) does not turn \(match.type.rawValue) into \(attribute.type.rawValue)")
+                }
+                conversion = declared
+                note("\(place) converted from \(match.type.rawValue) (\(declared.rawValue))")
+            } else if let inferred = ValueConversion.inferred(from: match.type, to: attribute.type),
+                      match.compositeName == attribute.compositeName {
+                conversion = inferred
+                if inferred == .widen { note("\(place) widened from \(match.type.rawValue) to \(attribute.type.rawValue)") }
+            } else {
+                let what = match.type == attribute.type ? "composite type changes from \(match.compositeName ?? "-") to \(attribute.compositeName ?? "-")"
+                    : "type changes from \(match.type.rawValue) to \(attribute.type.rawValue), which is not a widening"
+                problems.append("\(place): \(what) (declare a conversion, or drop the old values)")
+                return nil
+            }
+            var valueForEmpty: AttributeValue?
+            if let text = rule?.valueForEmpty {
+                guard let value = StepValueParser.value(of: text, as: attribute.type) else {
+                    throw fileError(rule!.line, "\(place): default '\(text)' is not a \(attribute.type.rawValue) value")
+                }
+                valueForEmpty = value
+            } else if match.isOptional && !attribute.isOptional {
+                guard let value = attribute.defaultValue else {
+                    problems.append("\(place) becomes required and has no default value for empty old values (give one with 'default:')")
+                    return nil
+                }
+                valueForEmpty = value
+                note("\(place) now required (empty values take its default)")
+            }
+            if match.name != attribute.name { note("\(place.split(separator: ".")[0]).\(match.name) renamed to \(attribute.name)") }
+            return AttributeStep(name: attribute.name, type: attribute.type, origin: .copy(from: match.name, conversion: conversion),
+                                 valueForEmpty: valueForEmpty)
+        }
+
+        /// The relationships kept by one concrete entity pair's records: next name → previous name.
+        mutating func relationships(from source: String, to target: String) throws -> [String: String] {
+            let oldRelationships = old.relationships(of: source).filter { !$0.isTransient }
+            let newRelationships = new.relationships(of: target).filter { !$0.isTransient }
+            var ruleOf: [String: StepFile.RelationshipRule] = [:]
+            for rule in rules[target]?.relationships ?? [] {
+                guard newRelationships.contains(where: { $0.name == rule.relationship }) else {
+                    throw fileError(rule.line, "entity \(target) of '\(new.versionName)' has no stored relationship named '\(rule.relationship)'")
+                }
+                ruleOf[rule.relationship] = rule
+            }
+            var kept: [String: String] = [:]
+            var used = Set<String>()
+            for relationship in newRelationships {
+                let rule = ruleOf[relationship.name]
+                let place = "\(target).\(relationship.name)"
+                var match: RelationshipDescription?
+                if let from = rule?.from {
+                    guard let named = oldRelationships.first(where: { $0.name == from }) else {
+                        throw fileError(rule!.line, "entity \(source) of '\(old.versionName)' has no stored relationship named '\(from)'")
+                    }
+                    match = named
+                } else {
+                    let key = StepInference.identifier(name: relationship.name, elementID: relationship.elementID)
+                    match = oldRelationships.first { StepInference.identifier(name: $0.name, elementID: $0.elementID) == key }
+                        ?? oldRelationships.first { $0.name == relationship.name }
+                }
+                if rule?.drop == true {
+                    if let match { used.insert(match.name) }
+                    note("\(place): old members dropped")
+                    continue
+                }
+                guard let match else {
+                    note("\(place) added")
+                    continue
+                }
+                used.insert(match.name)
+                if match.isToMany != relationship.isToMany {
+                    problems.append("\(place) changes from \(match.isToMany ? "to-many" : "to-one") to \(relationship.isToMany ? "to-many" : "to-one") (drop the old members)")
+                    continue
+                }
+                guard let destination = targetOf[match.destination], new.entity(destination, isKindOf: relationship.destination) else {
+                    problems.append("\(place): its destination changes from \(match.destination) to \(relationship.destination) (drop the old members)")
+                    continue
+                }
+                let keptBefore = StepInference.isKeptByOwner(match, in: old)
+                let keptNow = StepInference.isKeptByOwner(relationship, in: new)
+                if keptBefore && keptNow {
+                    kept[relationship.name] = match.name
+                } else if keptBefore != keptNow {
+                    problems.append("\(place) is stored differently (a join table in one version, its to-one inverse in the other) (drop the old members)")
+                    continue
+                }
+                if match.name != relationship.name { note("\(source).\(match.name) renamed to \(relationship.name)") }
+            }
+            for relationship in oldRelationships where !used.contains(relationship.name) {
+                note("\(source).\(relationship.name) removed")
+            }
+            return kept
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ObjectModel
+
+/// Infers the step between two consecutive model versions the way Core Data's lightweight
+/// migration would, completed by a step file's rules where given (see `docs/steps.md`).
+///
+/// Entities, attributes and relationships match by renaming identifier (`elementID`, else the
+/// name), then by name. Inferred: added and removed entities, attributes and relationships;
+/// renames; required → optional; optional → required when the attribute has a default (empty
+/// values take it); numeric widening. Everything else needs a rule.
+///
+/// ```swift
+/// let step = try StepInference.step(from: version1, to: version2, file: nil, stepFilePath: "Migrations/X/X 1 to X 2.step.yaml")
+/// step.changes   // ["Speech.speaker renamed to speakerName", "Speech.rating added"]
+/// ```
+public enum StepInference {
+    /// The step from `old` to `new`.
+    ///
+    /// - Parameters:
+    ///   - file: the step file for this pair, when one exists.
+    ///   - stepFilePath: where the step file is (or would be), for messages.
+    /// - Throws: ``StepFileError`` for a rule that does not fit the versions (file and line named);
+    ///   ``StepInferenceError`` listing everything that can be neither inferred nor found in the file.
+    public static func step(from old: ManagedModel, to new: ManagedModel, file: StepFile?, stepFilePath: String) throws -> ModelStep {
+        var work = Work(old: old, new: new, file: file)
+        if let file, file.from != old.versionName || file.to != new.versionName {
+            throw StepFileError(path: file.path, line: file.line,
+                                problem: "the file says it goes from '\(file.from)' to '\(file.to)', but it is used from '\(old.versionName)' to '\(new.versionName)'")
+        }
+        try work.matchEntities()
+        var entities: [String: EntityStep] = [:]
+        for entity in old.entities where !entity.isAbstract {
+            guard let target = work.targetOf[entity.name], let targetEntity = new.entity(named: target) else { continue }
+            if targetEntity.isAbstract {
+                work.problems.append("\(entity.name) matches \(target), which is abstract: its records have nowhere to go (drop them, or map them to a concrete entity)")
+                continue
+            }
+            let attributes = try work.attributes(from: entity.name, to: target)
+            let relationships = try work.relationships(from: entity.name, to: target)
+            entities[entity.name] = EntityStep(source: entity.name, target: target, attributes: attributes, relationships: relationships)
+        }
+        guard work.problems.isEmpty else {
+            throw StepInferenceError(from: old.versionName, to: new.versionName, problems: work.problems,
+                                     stepFile: stepFilePath, stepFileExists: file != nil)
+        }
+        let origin: ModelStep.Origin = file.map { .file(path: $0.path, checksum: $0.checksum) } ?? .inferred
+        return ModelStep(from: old.versionName, to: new.versionName, origin: origin, entities: entities, changes: work.changes)
+    }
+
+    /// The identifier two versions' elements match by: the renaming identifier, else the name.
+    static func identifier(name: String, elementID: String?) -> String {
+        if let elementID, !elementID.isEmpty { return elementID }
+        return name
+    }
+
+    /// Whether a relationship's members are kept by its own records (a to-one column, or a join
+    /// table) rather than derived from a to-one inverse.
+    static func isKeptByOwner(_ relationship: RelationshipDescription, in model: ManagedModel) -> Bool {
+        guard relationship.isToMany else { return true }
+        guard let inverseName = relationship.inverseName,
+              let inverse = model.relationship(inverseName, of: relationship.inverseEntity ?? relationship.destination),
+              !inverse.isTransient else { return true }
+        return inverse.isToMany
+    }
+}

@@ -1,0 +1,43 @@
+import ObjectModel
+
+/// A step between two model versions that cannot be inferred, and has no step file that completes it.
+///
+/// Thrown before anything is written; the message names both versions, every entity or attribute
+/// that needs a rule and why, and the step file that would hold the rules.
+public struct StepInferenceError: OperatorFacingError, Hashable {
+    /// The previous version.
+    public var from: String
+    /// The next version.
+    public var to: String
+    /// What cannot be inferred, one item each ("Speech.rating: type changes from Integer 16 to String").
+    public var problems: [String]
+    /// The step file that would complete the step (it may exist and not cover everything).
+    public var stepFile: String
+    /// Whether that file exists.
+    public var stepFileExists: Bool
+
+    /// Creates the error.
+    public init(from: String, to: String, problems: [String], stepFile: String, stepFileExists: Bool) {
+        self.from = from
+        self.to = to
+        self.problems = problems
+        self.stepFile = stepFile
+        self.stepFileExists = stepFileExists
+    }
+
+    /// Always `.badInput` (exit 65).
+    public var failureKind: FailureKind { .badInput }
+
+    /// Where to write the rules.
+    public var hint: String? {
+        stepFileExists
+            ? "add rules for these to \(stepFile) (see docs/steps.md)"
+            : "write the step file \(stepFile) (see docs/steps.md): it can rename, convert with a declared rule, give a constant, or drop data"
+    }
+
+    /// The versions and every problem.
+    public var description: String {
+        "the step from model version '\(from)' to '\(to)' cannot be inferred"
+            + (stepFileExists ? " even with its step file" : "") + ": " + problems.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ObjectModel
+
+/// Parses a constant written in a step file (`value:`, `default:`) as a value of an attribute type.
+enum StepValueParser {
+    /// The value of `text` for `type`, or `nil` when the text does not fit the type.
+    static func value(of text: String, as type: AttributeType) -> AttributeValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch type {
+        case .integer16, .integer32, .integer64:
+            guard let number = Int64(trimmed), type.integerRange?.contains(number) == true else { return nil }
+            return .integer(number)
+        case .double, .float:
+            return Double(trimmed).map { .double($0) }
+        case .decimal:
+            return Decimal(string: trimmed) == nil ? nil : .decimal(trimmed)
+        case .boolean:
+            switch trimmed.lowercased() {
+            case "true", "yes", "1": return .boolean(true)
+            case "false", "no", "0": return .boolean(false)
+            default: return nil
+            }
+        case .string, .composite, .objectID:
+            return .string(text)
+        case .uri:
+            return .uri(trimmed)
+        case .uuid:
+            return UUID(uuidString: trimmed).map { .uuid($0) }
+        case .date:
+            let formatter = ISO8601DateFormatter()
+            if let date = formatter.date(from: trimmed) { return .date(date) }
+            formatter.formatOptions = [.withFullDate]
+            return formatter.date(from: trimmed).map { .date($0) }
+        case .binary, .transformable, .undefined:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import ObjectModel
+import SyncStore
+
+/// An older storekeep store (any earlier format, any earlier model version) as a migration source:
+/// its records, carried through the steps to a later version of its model.
+///
+/// The store is opened read-only and never written. Steps are planned when the source is made, so
+/// a step that cannot be inferred fails before anything is written.
+///
+/// ```swift
+/// let source = try StoreMigrationSource(path: "v1.store", model: "Migrations/SpeechTimer/SpeechTimer.xcdatamodeld")
+/// source.chain.steps.map(\.summary)   // ["SpeechTimer 1 → SpeechTimer 2 (inferred: …)"]
+/// let report = try Migrator(source: source, target: "v2.store", options: MigrationOptions()).run()
+/// ```
+public final class StoreMigrationSource: MigrationSource {
+    /// The old store, opened read-only.
+    public let store: SyncStore
+    /// The steps from the store's version to the target version.
+    public let chain: StepChain
+    /// The source as given.
+    public let location: String
+    /// The store's UUID, format, size, first and last 64 KiB, and its `-wal`'s size.
+    public let fingerprint: String
+    /// Records per read from the old store.
+    public var pageSize = 500
+
+    /// Opens the store read-only and plans the steps.
+    ///
+    /// - Parameters:
+    ///   - path: the old store.
+    ///   - model: the model bundle (`.xcdatamodeld`) holding the store's version and the target version.
+    ///   - modelVersion: the target version (default: the bundle's current version).
+    /// - Throws: `StoreError`, `XcodeModelError`, `ModelLookupError`, ``MaintenanceError``, ``StepFileError``, ``StepInferenceError``.
+    public convenience init(path: String, model: String, modelVersion: String? = nil) throws {
+        let bundle = try ModelLoader.loadBundle(path: model)
+        try self.init(path: path, bundle: bundle, bundlePath: model, modelVersion: modelVersion)
+    }
+
+    /// Opens the store read-only and plans the steps with a bundle already read (or built in code).
+    ///
+    /// - Parameters:
+    ///   - bundlePath: where step files are looked up (beside it), and the path messages name.
+    public init(path: String, bundle: ModelBundle, bundlePath: String, modelVersion: String? = nil) throws {
+        store = try SyncStore.open(at: path, readOnly: true)
+        chain = try StepPlanner.chain(storeModel: store.model, storeHash: store.metadata.modelHash, bundle: bundle,
+                                      bundlePath: bundlePath, targetVersion: modelVersion)
+        location = path
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
+        fingerprint = try SourceFingerprint.of(
+            path: path, extra: "storekeep \(store.metadata.storeUUID) format \(store.metadata.formatVersion) wal \(walSize)")
+    }
+
+    /// "storekeep store (SpeechTimer 1, format 2)".
+    public var kindDescription: String {
+        "storekeep store (\(store.model.versionName), format \(store.metadata.formatVersion))"
+    }
+    /// The target version.
+    public var targetModel: ManagedModel { chain.target }
+    /// The store's content name (a good default for the new store's).
+    public var contentName: String { store.metadata.contentName }
+
+    /// Which steps are inferred and which come from step files, with what they change.
+    public var modelNote: String? {
+        guard !chain.steps.isEmpty else { return "the store is already at \(chain.target.versionName): its records are copied unchanged" }
+        return "steps: " + chain.steps.map(\.summary).joined(separator: "; ")
+    }
+
+    /// The step files' checksum ("-" when every step is inferred).
+    public var checksum: String { chain.checksum }
+
+    /// Nothing to check beyond what planning did.
+    public func validate() throws {}
+
+    /// One stream per concrete entity of the old store that has records and a target entity,
+    /// in the target model's entity order.
+    public var streams: [any MigrationStream] {
+        let counts = (try? store.liveRecordCounts()) ?? [:]
+        let order = Dictionary(uniqueKeysWithValues: chain.target.entities.enumerated().map { ($1.name, $0) })
+        return store.model.entities
+            .filter { !$0.isAbstract && (counts[$0.name] ?? 0) > 0 }
+            .compactMap { entity -> StoreEntityStream? in
+                guard let target = chain.targetEntity(of: entity.name) else { return nil }
+                return StoreEntityStream(store: store, chain: chain, sourceEntity: entity.name, entity: target,
+                                         count: counts[entity.name] ?? 0, pageSize: pageSize)
+            }
+            .sorted { (order[$0.entity] ?? 0, $0.sourceEntity) < (order[$1.entity] ?? 0, $1.sourceEntity) }
+    }
+}
