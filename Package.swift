@@ -32,7 +32,10 @@ let package = Package(
             dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "SyncStore",
-            dependencies: ["ObjectModel", "CLibCrypto", "CSystemCalls", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "ObjectModel", "CLibCrypto", "CSystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .target(
             name: "StoreMaintenance",
             dependencies: [

@@ -10,6 +10,8 @@ struct EntityPlan: Sendable {
     /// Its persistent attributes (inherited included), in model order, by name too.
     let attributes: [AttributeDescription]
     let attributeByName: [String: AttributeDescription]
+    /// The names of the attributes with a default value (history lists them for every insert).
+    let defaultedAttributes: [String]
     /// Its to-one relationships kept in columns: name, column, order column.
     let toOne: [(name: String, column: String, order: String?)]
     /// The names of its to-many relationships kept in join tables.
@@ -25,6 +27,7 @@ struct EntityPlan: Sendable {
         isAbstract = description.isAbstract
         attributes = model.attributes(of: entity).filter { !$0.isTransient }
         attributeByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        defaultedAttributes = attributes.filter { $0.defaultValue != nil }.map(\.name)
         toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String, String?)? in
             if case .column(_, let column, let order) = storage { return (name, column, order) }
             return nil

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ObjectModel
 
 /// Writes imported records with one prepared statement per entity (every column bound, absent ones NULL).
@@ -9,6 +10,8 @@ final class ImportWriter {
     let now: Date
     /// Whether a blob file was written without its own fsync (see ``BlobStore/flushFileSystem()``).
     private(set) var wroteBlobs = false
+    /// The insert statement of each entity written so far.
+    private var inserts: [String: Statement] = [:]
 
     init(db: Database, store: SyncStore, now: Date) {
         self.db = db
@@ -17,29 +20,48 @@ final class ImportWriter {
     }
 
     /// Inserts one record and its join rows.
-    func write(_ record: ImportRecord) throws {
-        if let problem = store.problem(with: record) {
+    ///
+    /// - Parameter checked: the caller already had `nil` from ``SyncStore/problem(with:)`` for this
+    ///   record, so it is not checked again (a value of the wrong kind is still refused).
+    func write(_ record: ImportRecord, checked: Bool = false) throws {
+        if !checked, let problem = store.problem(with: record) {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): \(problem)")
         }
         let entity = record.entity
-        let layout = store.layout
-        let plan = store.plans[entity]!
-        var arguments: [DatabaseValueConvertible?] = [record.globalID.rawValue, entity, now.timeIntervalSince1970, record.seed?.set, record.seed?.version]
-        arguments.reserveCapacity(5 + plan.attributes.count + plan.toOne.count * 2)
+        guard let plan = store.plans[entity] else {
+            throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): there is no entity named '\(entity)'")
+        }
+        // Values are bound straight into the entity's prepared statement: no argument array per record.
+        let statement = try insertStatement(plan)
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        var index: CInt = 0
+        func bind(_ value: DatabaseValue) throws {
+            index += 1
+            let code = value.bind(to: handle, at: index)
+            guard code == SQLITE_OK else {
+                throw StoreError(.io, path: store.path, message: "cannot bind value \(index) of \(record.globalID): SQLite error \(code)")
+            }
+        }
+        try bind(record.globalID.rawValue.databaseValue)
+        try bind(entity.databaseValue)
+        try bind(now.timeIntervalSince1970.databaseValue)
+        try bind(record.seed?.set.databaseValue ?? .null)
+        try bind(record.seed.map { Int64($0.version).databaseValue } ?? .null)
         for attribute in plan.attributes {
             let given = record.values[attribute.name] ?? attribute.defaultValue ?? .null
-            arguments.append(try storedValue(given, attribute: attribute, entity: entity))
+            try bind(try storedValue(given, attribute: attribute, entity: entity))
         }
         for relationship in plan.toOne {
-            arguments.append(record.toOne[relationship.name]?.rawValue)
-            if relationship.order != nil { arguments.append(record.toOneOrder[relationship.name]) }
+            try bind(record.toOne[relationship.name]?.rawValue.databaseValue ?? .null)
+            if relationship.order != nil { try bind(record.toOneOrder[relationship.name]?.databaseValue ?? .null) }
         }
-        let sql = plan.insertSQL
         do {
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+            try statement.execute()
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw StoreError(.invalidRequest, path: store.path, message: "a record with global ID \(record.globalID) already exists")
         }
+        let layout = store.layout
         for (name, members) in record.toMany.sorted(by: { $0.key < $1.key }) {
             guard case .join(let joinTable, let sourceColumn, let targetColumn, let sourceOrder, _)? = layout.relationships[entity]?[name] else { continue }
             let orderColumn = "\(sourceColumn)_order"
@@ -54,6 +76,17 @@ final class ImportWriter {
         }
     }
 
+    /// The insert statement of `plan`'s entity, prepared once per writer (so never shared with a
+    /// statement that failed in another transaction), its arguments bound by ``write(_:checked:)``.
+    private func insertStatement(_ plan: EntityPlan) throws -> Statement {
+        if let statement = inserts[plan.entity] { return statement }
+        let statement = try db.makeStatement(sql: plan.insertSQL)
+        // Marks the (empty) arguments as bound, so that `execute()` steps what write(_:checked:) binds.
+        statement.setUncheckedArguments(StatementArguments())
+        inserts[plan.entity] = statement
+        return statement
+    }
+
     /// One history transaction with an insert change per record.
     func recordHistory(_ records: [ImportRecord], author: String) throws {
         let peer = store.metadata.peerID
@@ -62,10 +95,9 @@ final class ImportWriter {
                        arguments: [peer, last + 1, author, now.timeIntervalSince1970])
         let transaction = db.lastInsertedRowID
         let insert = try db.cachedStatement(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'insert', ?, NULL)")
+        var cache = HistoryPropertiesCache()
         for record in records {
-            let defaults = store.plans[record.entity]?.attributes.filter { $0.defaultValue != nil }.map(\.name) ?? []
-            let names = Set(record.values.keys).union(record.toOne.keys).union(record.toMany.keys).union(defaults)
-            let properties = "[" + names.sorted().map { "\"\(Self.jsonEscaped($0))\"" }.joined(separator: ",") + "]"
+            let properties = cache.properties(of: record, defaulted: store.plans[record.entity]?.defaultedAttributes ?? [])
             try insert.execute(arguments: [transaction, record.entity, record.globalID.rawValue, properties])
         }
     }
@@ -85,20 +117,5 @@ final class ImportWriter {
             }
         }
         return ValueCoder.databaseValue(normalized)
-    }
-
-    private static func jsonEscaped(_ text: String) -> String {
-        // Property names are identifiers: almost never anything to escape.
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20 }) else { return text }
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
     }
 }

@@ -36,17 +36,21 @@ extension SyncStore {
     ///   - author: the history author (`storekeep.migrate`).
     ///   - migration: the migration run (``beginMigration(key:version:description:source:checksum:)``).
     ///   - checkpoint: where the stream stands after this batch.
+    ///   - checked: the caller had `nil` from ``problem(with:)`` for every record (as a migration
+    ///     does before it digests a record), so records are not checked again; a value of the wrong
+    ///     kind is refused all the same.
     /// - Throws: ``StoreError``; `invalidRequest` for a record that ``problem(with:)`` would refuse
     ///   or a global ID that already exists.
     public func importBatch(
-        _ records: [ImportRecord], rejections: [MigrationRejection] = [], author: String, migration: Int64, checkpoint: MigrationCheckpoint
+        _ records: [ImportRecord], rejections: [MigrationRejection] = [], author: String, migration: Int64, checkpoint: MigrationCheckpoint,
+        checked: Bool = false
     ) throws {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
         let now = Date()
         do {
             try database.write { db in
                 let writer = ImportWriter(db: db, store: self, now: now)
-                for record in records { try writer.write(record) }
+                for record in records { try writer.write(record, checked: checked) }
                 if !records.isEmpty {
                     try writer.recordHistory(records, author: author)
                 }

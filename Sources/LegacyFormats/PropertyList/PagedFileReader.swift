@@ -1,25 +1,38 @@
-/// Random access to a file through a small cache of fixed-size pages, so that reading a binary
-/// plist touches only the pages it needs and memory stays bounded (64 pages of 16 KiB).
+/// Random access to a file through a bounded cache of fixed-size pages, so that reading a binary
+/// plist touches only the pages it needs and memory stays bounded (by default 1,024 pages of
+/// 4 KiB: 4 MiB).
+///
+/// Writers that share equal values (CFBinaryPlist, Python's plistlib) make later records refer back
+/// to objects anywhere before them, so reads jump around the file: small pages keep more of those
+/// scattered objects cached for the same memory, and eviction is CLOCK (second chance), which costs
+/// O(1) per miss whatever the page count.
 final class PagedFileReader {
     let file: PlistFile
-    private let pageSize = 1 << 14
-    private let pageCount = 64
+    let pageSize: Int
+    let pageCount: Int
     private let storage: UnsafeMutableRawPointer
     private var slotOfPage: [Int64: Int] = [:]
     private var pageOfSlot: [Int64]
     private var lengthOfSlot: [Int]
-    private var lastUse: [UInt64]
-    private var clock: UInt64 = 0
+    private var referenced: [Bool]
+    private var hand = 0
     private var lastPage: Int64 = -1
     private var lastStart: UnsafeMutableRawPointer
     private var lastLength = 0
+    /// How many pages were read from the file (cache misses), for tests and measurements.
+    private(set) var pagesRead = 0
 
-    init(file: PlistFile) {
+    /// A reader of `file` caching `pageCount` pages of `pageSize` bytes (a power of two).
+    init(file: PlistFile, pageSize: Int = 1 << 12, pageCount: Int = 1 << 10) {
+        precondition(pageSize > 0 && pageSize & (pageSize - 1) == 0 && pageCount > 0)
         self.file = file
+        self.pageSize = pageSize
+        self.pageCount = pageCount
         storage = UnsafeMutableRawPointer.allocate(byteCount: pageSize * pageCount, alignment: 16)
+        slotOfPage.reserveCapacity(pageCount)
         pageOfSlot = Array(repeating: -1, count: pageCount)
         lengthOfSlot = Array(repeating: 0, count: pageCount)
-        lastUse = Array(repeating: 0, count: pageCount)
+        referenced = Array(repeating: false, count: pageCount)
         lastStart = storage
     }
 
@@ -81,20 +94,27 @@ final class PagedFileReader {
     }
 
     private func slot(for page: Int64) throws(PropertyListError) -> (UnsafeMutableRawPointer, Int) {
-        clock += 1
         if let slot = slotOfPage[page] {
-            lastUse[slot] = clock
+            referenced[slot] = true
             remember(page, storage + slot * pageSize, lengthOfSlot[slot])
             return (storage + slot * pageSize, lengthOfSlot[slot])
         }
-        var victim = 0
-        for candidate in 1..<pageCount where lastUse[candidate] < lastUse[victim] { victim = candidate }
+        // CLOCK: skip (and clear) recently used slots; an empty or unreferenced one is the victim.
+        while referenced[hand] {
+            referenced[hand] = false
+            hand = hand + 1 == pageCount ? 0 : hand + 1
+        }
+        let victim = hand
+        hand = hand + 1 == pageCount ? 0 : hand + 1
         if pageOfSlot[victim] >= 0 { slotOfPage[pageOfSlot[victim]] = nil }
+        pageOfSlot[victim] = -1
+        lastPage = -1  // the slot is about to be overwritten (and stays empty if the read fails)
         let start = storage + victim * pageSize
         let length = try file.read(at: page * Int64(pageSize), count: pageSize, into: start)
+        pagesRead += 1
         pageOfSlot[victim] = page
         lengthOfSlot[victim] = length
-        lastUse[victim] = clock
+        referenced[victim] = true
         slotOfPage[page] = victim
         remember(page, start, length)
         return (start, length)

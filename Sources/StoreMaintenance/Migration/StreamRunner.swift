@@ -33,7 +33,8 @@ struct StreamRunner {
         let streamName = stream.name
         func flush(_ runner: inout StreamRunner) throws {
             guard runner.checkpoint.position != committed.position else { return }
-            try store.importBatch(batch, rejections: rejections, author: Migrator.author, migration: runner.migration, checkpoint: runner.checkpoint)
+            try store.importBatch(batch, rejections: rejections, author: Migrator.author, migration: runner.migration, checkpoint: runner.checkpoint,
+                                  checked: true)
             committed = runner.checkpoint
             batch.removeAll(keepingCapacity: true)
             rejections.removeAll()

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import ObjectModel
+import Testing
+@testable import SyncStore
+
+/// The import's fast paths (statements bound in place, history JSON cached by property set,
+/// records checked once) write exactly what the plain path writes.
+@Suite struct ImportFastPathTests {
+    @Test func historyPropertiesAreCachedPerEntityAndNameSet() {
+        var cache = HistoryPropertiesCache()
+        let a = ImportRecord(entity: "Task", globalID: GlobalID("a"), values: ["title": .string("x"), "priority": .integer(1)])
+        let b = ImportRecord(entity: "Task", globalID: GlobalID("b"), values: ["priority": .integer(2), "title": .string("y")])
+        let c = ImportRecord(entity: "Task", globalID: GlobalID("c"), values: ["title": .string("z")], toOne: ["project": GlobalID("p")])
+        let d = ImportRecord(entity: "Tag", globalID: GlobalID("d"), values: ["title": .string("z")], toMany: ["items": []])
+        #expect(cache.properties(of: a, defaulted: ["done"]) == #"["done","priority","title"]"#)
+        #expect(cache.properties(of: b, defaulted: ["done"]) == #"["done","priority","title"]"#)
+        #expect(cache.count == 1, "same entity, same names: one entry")
+        #expect(cache.properties(of: c, defaulted: ["done", "title"]) == #"["done","project","title"]"#)
+        #expect(cache.properties(of: d, defaulted: []) == #"["items","title"]"#)
+        #expect(cache.count == 3)
+    }
+
+    @Test func historyPropertiesEscapeJSON() {
+        #expect(HistoryPropertiesCache.json(["a\"b", "c\\d", "e\u{1}"]) == #"["a\"b","c\\d","e\u0001"]"#)
+    }
+
+    @Test func theCacheStaysBounded() {
+        var cache = HistoryPropertiesCache()
+        for index in 0..<(HistoryPropertiesCache.capacity * 3) {
+            let record = ImportRecord(entity: "Tag", globalID: GlobalID("g\(index)"), values: ["n\(index)": .integer(1)])
+            #expect(cache.properties(of: record, defaulted: []) == "[\"n\(index)\"]")
+            #expect(cache.count <= HistoryPropertiesCache.capacity)
+        }
+    }
+
+    @Test func aCheckedBatchWritesWhatAnUncheckedBatchWrites() throws {
+        let folder = try TemporaryFolder()
+        var dumps: [[String]] = []
+        for checked in [false, true] {
+            let store = try SyncStore.create(at: folder.path("\(checked).store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
+            let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+            let records = [ImportRecord(entity: "Project", globalID: GlobalID("p"), values: ["name": .string("P")])]
+                + (0..<50).map {
+                    ImportRecord(entity: "Task", globalID: GlobalID("t\($0)"), values: ["title": .string("t\($0)"), "priority": .integer(Int64($0))],
+                                 toOne: $0.isMultiple(of: 2) ? ["project": GlobalID("p")] : [:], toOneOrder: ["project": Int64($0)],
+                                 seed: $0 == 3 ? SeedMark(set: "s", version: 4) : nil)
+                }
+                + [ImportRecord(entity: "Attachment", globalID: GlobalID("a"), values: ["data": .binary(Data(repeating: 7, count: 9000))]),
+                   ImportRecord(entity: "Tag", globalID: GlobalID("red"), values: ["name": .string("red")], toMany: ["items": [GlobalID("t1")]])]
+            for record in records { #expect(store.problem(with: record) == nil) }
+            try store.importBatch(records, author: "m", migration: run.id,
+                                  checkpoint: MigrationCheckpoint(stream: "s", position: 52, rows: 53, rejected: 0), checked: checked)
+            #expect(try store.contentDigest().records == records.count)
+            dumps.append(try DatabaseQueue(path: store.path).read { db in
+                let changes = try Row.fetchAll(db, sql: "SELECT entity, gid, kind, properties FROM sk_change ORDER BY id").map(\.description)
+                let tasks = try Row.fetchAll(db, sql: "SELECT * FROM \(store.layout.tableOfEntity["Task"]!.quotedDatabaseIdentifier) ORDER BY _gid")
+                    .map { row in row.description.replacingOccurrences(of: #"_created:[0-9.e+]+"#, with: "", options: .regularExpression) }
+                return changes + tasks + [try store.contentDigest().digest]
+            })
+        }
+        #expect(dumps[0] == dumps[1])
+    }
+
+    @Test func aCheckedBatchStillRefusesAValueOfTheWrongKind() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
+        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let bad = ImportRecord(entity: "Task", globalID: GlobalID("x"), values: ["priority": .string("high")])
+        #expect(throws: StoreError.self) {
+            try store.importBatch([bad], author: "m", migration: run.id,
+                                  checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0), checked: true)
+        }
+        #expect(try store.liveRecordCounts()["Task"] == 0)
+    }
+}
