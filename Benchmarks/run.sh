@@ -49,6 +49,7 @@ done
 $timer -v true 2>&1 | grep -q 'Maximum resident set size' || fail "$timer -v does not report the maximum resident set size"
 [[ -f /usr/include/sqlite3.h ]] || fail "sqlite3.h is missing: make deps installs libsqlite3-dev"
 mkdir -p "$work"
+rm -f "$work"/*.out "$work"/*.err "$work"/*.time "$work/results.json"
 measurements=$work/measurements.txt
 : >"$measurements"
 
@@ -82,10 +83,11 @@ migrate() {
     timed "$name" "$storekeep" migrate "$source" --to "$target" --quiet "$@"
 }
 
-# baseline NAME STORE TABLE: the C insert of STORE's TABLE rows into a fresh database.
+# baseline NAME STORE TABLE [--bare]: the C insert of STORE's TABLE rows into a fresh database
+# (the same table and indexes; with --bare, the same columns without indexes).
 baseline() {
     local name=$1 store=$2 table=$3
-    "$work/sqlite-insert-baseline" "$store" "$table" "$work/baseline.db" >"$work/$name.out" \
+    "$work/sqlite-insert-baseline" ${4:+"$4"} "$store" "$table" "$work/baseline.db" >"$work/$name.out" \
         || fail "the C baseline failed on $store $table"
     local rate
     rate=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rows_per_second"])' "$work/$name.out")
@@ -131,8 +133,9 @@ for run in $(seq "$slow_runs"); do
 done
 record plist.rows "$(python3 -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("e_Speech", "e_SpeechType", "e_Settings")))' "$store")"
 for run in $(seq "$runs"); do
-    step "C prepared-statement insert of the same e_Speech rows (run $run of $runs)"
+    step "C prepared-statement insert of the same e_Speech rows, same table / no indexes (run $run of $runs)"
     baseline plist.c "$store" e_Speech
+    baseline plist.cbare "$store" e_Speech --bare
 done
 remove_store "$store"
 
@@ -149,8 +152,9 @@ for run in $(seq "$slow_runs"); do
     migrate coredata.storekeep "$coredata" "$cdstore"
 done
 for run in $(seq "$runs"); do
-    step "C prepared-statement insert of the same e_Item rows (run $run of $runs)"
+    step "C prepared-statement insert of the same e_Item rows, same table / no indexes (run $run of $runs)"
     baseline coredata.c "$cdstore" e_Item
+    baseline coredata.cbare "$cdstore" e_Item --bare
 done
 remove_store "$cdstore"
 

@@ -2,10 +2,11 @@
  * The practical limit for storekeep's batch insert: a bare prepared-statement insert of the same
  * rows into the same table through the SQLite C API (DESIGN.md §8, "raw C API").
  *
- *   sqlite-insert-baseline SOURCE.store TABLE TARGET.db [ROWS_PER_TRANSACTION]
+ *   sqlite-insert-baseline [--bare] SOURCE.store TABLE TARGET.db [ROWS_PER_TRANSACTION]
  *
  * Reads TABLE's rows from SOURCE (a store storekeep wrote) into memory, creates TARGET with the
- * same CREATE TABLE and CREATE INDEX statements, in WAL mode with SQLite's default synchronous
+ * same CREATE TABLE and CREATE INDEX statements (with --bare: the same columns and declared types,
+ * the integer primary key kept, no other constraint or index), in WAL mode with SQLite's default synchronous
  * setting (storekeep's), then inserts every row with one prepared statement, reset and reused,
  * ROWS_PER_TRANSACTION (default 10000) rows per transaction. Only the insert is timed (monotonic
  * clock, from the first BEGIN to the last COMMIT). Prints one JSON object: rows, seconds,
@@ -62,8 +63,13 @@ static void exec(sqlite3 *db, const char *sql) {
 }
 
 int main(int argc, char **argv) {
+    int bare = argc > 1 && strcmp(argv[1], "--bare") == 0;
+    if (bare) {
+        argv++;
+        argc--;
+    }
     if (argc < 4 || argc > 5) {
-        fprintf(stderr, "usage: %s SOURCE.store TABLE TARGET.db [ROWS_PER_TRANSACTION]\n", argv[0]);
+        fprintf(stderr, "usage: sqlite-insert-baseline [--bare] SOURCE.store TABLE TARGET.db [ROWS_PER_TRANSACTION]\n");
         return 64;
     }
     const char *source_path = argv[1], *table = argv[2], *target_path = argv[3];
@@ -76,20 +82,39 @@ int main(int argc, char **argv) {
     sqlite3 *source = NULL;
     must(source, sqlite3_open_v2(source_path, &source, SQLITE_OPEN_READONLY, NULL), source_path);
 
-    /* The table's and its indexes' definitions (automatic UNIQUE indexes have no SQL). */
+    /* The table's and its indexes' definitions (automatic UNIQUE indexes have no SQL); with --bare,
+     * a table of the same columns and declared types built from table_info. */
     sqlite3_stmt *schema = NULL;
-    must(source, sqlite3_prepare_v2(source,
-        "SELECT sql FROM sqlite_master WHERE tbl_name = ?1 AND sql IS NOT NULL ORDER BY type = 'index', name",
+    must(source, sqlite3_prepare_v2(source, bare
+        ? "SELECT name, type, pk FROM pragma_table_info(?1) ORDER BY cid"
+        : "SELECT sql FROM sqlite_master WHERE tbl_name = ?1 AND sql IS NOT NULL ORDER BY type = 'index', name",
         -1, &schema, NULL), "reading the schema");
     sqlite3_bind_text(schema, 1, table, -1, SQLITE_STATIC);
     Buffer ddl = {0};
     int statements = 0;
+    if (bare) {
+        char head[512];
+        snprintf(head, sizeof head, "CREATE TABLE \"%s\" (", table);
+        append(&ddl, head, strlen(head));
+    }
     while (sqlite3_step(schema) == SQLITE_ROW) {
-        const char *sql = (const char *)sqlite3_column_text(schema, 0);
-        append(&ddl, sql, strlen(sql));
-        append(&ddl, ";\n", 2);
+        const char *text = (const char *)sqlite3_column_text(schema, 0);
+        if (bare) {
+            const char *type = (const char *)sqlite3_column_text(schema, 1);
+            if (statements) append(&ddl, ", ", 2);
+            append(&ddl, "\"", 1);
+            append(&ddl, text, strlen(text));
+            append(&ddl, "\" ", 2);
+            append(&ddl, type ? type : "", type ? strlen(type) : 0);
+            if (sqlite3_column_int(schema, 2) == 1 && type && strcmp(type, "INTEGER") == 0)
+                append(&ddl, " PRIMARY KEY", 12);
+        } else {
+            append(&ddl, text, strlen(text));
+            append(&ddl, ";\n", 2);
+        }
         statements++;
     }
+    if (bare) append(&ddl, ")", 1);
     append(&ddl, "", 1);
     sqlite3_finalize(schema);
     if (statements == 0) {
