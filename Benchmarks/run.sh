@@ -33,7 +33,8 @@ fi
 runs=${BENCH_RUNS:-3}
 slow_runs=${BENCH_SLOW_RUNS:-1}
 big_case=${BENCH_4M:-0}
-for setting in speeches coredata_rows big runs slow_runs; do positive "$setting" "${!setting}"; done
+positive BENCH_SPEECHES "$speeches"; positive BENCH_COREDATA_ROWS "$coredata_rows"
+positive BENCH_BIG_SPEECHES "$big"; positive BENCH_RUNS "$runs"; positive BENCH_SLOW_RUNS "$slow_runs"
 [[ $big_case == 0 || $big_case == 1 ]] || fail "BENCH_4M must be 0 or 1, not '$big_case'"
 
 work=${BENCH_WORK:-Benchmarks/.work}
