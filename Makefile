@@ -1,12 +1,13 @@
 # storekeep: build, test and demo on a fresh Debian machine.
 #   make demo   build and show storekeep working
 #   make test   build and run every test
+#   make bench  benchmarks against their references (slow: a million records; not part of test)
 
 SHELL := /usr/bin/env bash
 SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo clean
+.PHONY: all deps build test demo bench clean
 
 all: build
 
@@ -32,6 +33,10 @@ test: deps build
 demo: deps
 	swift build -c release
 	./scripts/demo.sh
+
+# Release build, generated inputs in Benchmarks/.work, a table of figures with ratios (docs/benchmarks.md).
+bench: deps
+	./Benchmarks/run.sh
 
 clean:
 	swift package clean

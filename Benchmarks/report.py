@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Turns the measurements Benchmarks/run.sh recorded into the benchmark table and results.json.
+
+  Benchmarks/report.py MEASUREMENTS.txt RESULTS.json
+
+MEASUREMENTS.txt holds `name value` lines; a name recorded by several runs keeps every value and
+the table uses their median (peak memory: their maximum).
+"""
+import datetime
+import json
+import os
+import platform
+import sqlite3
+import statistics
+import subprocess
+import sys
+
+MIB = 1024 * 1024
+REQUIRED_SPEECHES = 1_000_000
+REQUIRED_BIG_SPEECHES = 4_000_000
+REQUIRED_COREDATA_ROWS = 1_000_000
+
+
+def read(path):
+    values = {}
+    with open(path) as lines:
+        for line in lines:
+            name, value = line.split()
+            values.setdefault(name, []).append(float(value))
+    return values
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def main():
+    measurements, results_path = sys.argv[1], sys.argv[2]
+    values = read(measurements)
+
+    def median(name):
+        return statistics.median(values[name])
+
+    def peak(name):
+        return max(values[name])
+
+    speeches = int(median("plist.speeches"))
+    rows = median("plist.rows")
+    storekeep_seconds = median("plist.storekeep.seconds")
+    python_seconds = median("plist.python.seconds")
+    storekeep_rate = rows / storekeep_seconds
+    python_rate = rows / python_seconds
+    c_rate = median("plist.c.rows_per_second")
+    storekeep_mib = peak("plist.storekeep.rss_kib") * 1024 / MIB
+    python_mib = peak("plist.python.rss_kib") * 1024 / MIB
+    coredata_rows = median("coredata.rows")
+    coredata_rate = coredata_rows / median("coredata.storekeep.seconds")
+    coredata_c_rate = median("coredata.c.rows_per_second")
+
+    table = [
+        {"measurement": f"plist → store, {speeches:,} speeches: speed-up over Python plistlib + sqlite3",
+         "unit": "records/s", "figure": storekeep_rate, "reference": python_rate,
+         "ratio": python_seconds / storekeep_seconds, "goal": "ratio ≥ 5×",
+         "met": python_seconds / storekeep_seconds >= 5},
+        {"measurement": f"plist → store, {speeches:,} speeches: share of the C insert rate (same table and indexes)",
+         "unit": "records/s", "figure": storekeep_rate, "reference": c_rate,
+         "ratio": storekeep_rate / c_rate, "goal": "ratio ≥ 0.70", "met": storekeep_rate / c_rate >= 0.70},
+        {"measurement": f"plist → store, {speeches:,} speeches: peak memory (reference: the Python script)",
+         "unit": "MiB", "figure": storekeep_mib, "reference": python_mib,
+         "ratio": storekeep_mib / python_mib, "goal": "figure ≤ 64 MiB", "met": storekeep_mib <= 64},
+    ]
+    if "big.storekeep.rss_kib" in values:
+        big = int(median("big.speeches"))
+        big_mib = peak("big.storekeep.rss_kib") * 1024 / MIB
+        table.append({"measurement": f"plist → store, {big:,} speeches: peak memory (reference: {speeches:,})",
+                      "unit": "MiB", "figure": big_mib, "reference": storekeep_mib, "ratio": big_mib / storekeep_mib,
+                      "goal": "figure ≤ 64 MiB, ratio ≤ 1.10", "met": big_mib <= 64 and big_mib / storekeep_mib <= 1.10,
+                      "seconds": median("big.storekeep.seconds")})
+    else:
+        table.append({"measurement": "plist → store, big case: peak memory", "unit": "MiB", "figure": None,
+                      "reference": storekeep_mib, "ratio": None, "goal": "figure ≤ 64 MiB, ratio ≤ 1.10",
+                      "met": None, "note": "not run: set BENCH_4M=1"})
+    table.append({"measurement": f"Core Data store → store, {int(coredata_rows):,} rows (reference: C insert, same table and indexes)",
+                  "unit": "rows/s", "figure": coredata_rate, "reference": coredata_c_rate,
+                  "ratio": coredata_rate / coredata_c_rate, "goal": "figure ≥ 300,000 rows/s",
+                  "met": coredata_rate >= 300_000})
+    # For information: the C insert into a table of the same columns without its indexes (the
+    # unique global ID index costs most), closer to DESIGN.md §8's raw C API figure.
+    if "plist.cbare.rows_per_second" in values:
+        bare = median("plist.cbare.rows_per_second")
+        table.append({"measurement": f"plist → store, {speeches:,} speeches, vs C insert into a table without indexes",
+                      "unit": "records/s", "figure": storekeep_rate, "reference": bare,
+                      "ratio": storekeep_rate / bare, "goal": "information", "met": None, "note": "-"})
+    if "coredata.cbare.rows_per_second" in values:
+        bare = median("coredata.cbare.rows_per_second")
+        table.append({"measurement": f"Core Data store → store, {int(coredata_rows):,} rows, vs C insert without indexes",
+                      "unit": "rows/s", "figure": coredata_rate, "reference": bare,
+                      "ratio": coredata_rate / bare, "goal": "information", "met": None, "note": "-"})
+
+    def show(value, unit):
+        if value is None:
+            return "-"
+        return f"{value:,.1f} {unit}" if unit == "MiB" else f"{value:,.0f} {unit}"
+
+    header = ("measurement", "figure", "reference", "ratio", "goal", "met")
+    lines = [(entry["measurement"], show(entry["figure"], entry["unit"]), show(entry["reference"], entry["unit"]),
+              "-" if entry["ratio"] is None else f"{entry['ratio']:.2f}", entry["goal"],
+              {True: "yes", False: "NO", None: entry.get("note", "-")}[entry["met"]]) for entry in table]
+    widths = [max(len(row[column]) for row in [header] + lines) for column in range(len(header))]
+    print()
+    for row in [header, tuple("-" * width for width in widths)] + lines:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    sizes_as_required = (speeches >= REQUIRED_SPEECHES and coredata_rows >= REQUIRED_COREDATA_ROWS)
+    if not sizes_as_required:
+        print("\nsmaller sizes than the requirements (BENCH_QUICK or BENCH_* sizes): a smoke run, not the figures of record")
+    print(f"\nload average {values['machine.load_before'][0]} before, {values['machine.load_after'][0]} after, "
+          f"on {os.cpu_count()} cores; results in {results_path}")
+
+    document = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": git_commit(),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "sqlite": sqlite3.sqlite_version,
+                    "load_before": values["machine.load_before"][0], "load_after": values["machine.load_after"][0]},
+        "sizes_as_required": sizes_as_required,
+        "table": table,
+        "measurements": values,
+    }
+    with open(results_path, "w") as out:
+        json.dump(document, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# storekeep's benchmarks (DESIGN.md §8): measures the requirements of `storekeep migrate` against
+# references run on the same data in the same run, and prints a table with ratios. `make bench`
+# runs it. What is measured and the figures of record: docs/benchmarks.md.
+#
+# Environment (defaults match the requirements):
+#   BENCH_SPEECHES=1000000       speeches in the property list migrated for speed and memory
+#   BENCH_COREDATA_ROWS=1000000  rows of the generated Core Data store
+#   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches for peak memory (slow:
+#                                about ten minutes at today's speed; off by default)
+#   BENCH_BIG_SPEECHES=4000000   size of that run
+#   BENCH_RUNS=3                 runs of the cheap measurements (C baselines); the median is kept
+#   BENCH_SLOW_RUNS=1            runs of each full migration (storekeep, Python); the median is kept
+#   BENCH_QUICK=1                smoke run: 20,000 speeches and rows, 80,000 for the big case
+#   BENCH_WORK=Benchmarks/.work  scratch folder: generated inputs (kept and reused), stores, results.json
+#   STOREKEEP_BUILD=.build/release   where `swift build -c release` puts storekeep
+#   BENCH_SKIP_BUILD=1           use the storekeep already in STOREKEEP_BUILD
+set -Eeuo pipefail
+cd "$(dirname "$0")/.."
+
+fail() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+trap 'status=$?; printf "bench: failed (exit %s) at line %s: %s\n" "$status" "$LINENO" "$BASH_COMMAND" >&2' ERR
+
+positive() { # NAME VALUE: VALUE must be a positive integer
+    [[ $2 =~ ^[1-9][0-9]*$ ]] || fail "$1 must be a positive integer, not '$2'"
+}
+
+if [[ ${BENCH_QUICK:-0} == 1 ]]; then
+    speeches=${BENCH_SPEECHES:-20000}; coredata_rows=${BENCH_COREDATA_ROWS:-20000}; big=${BENCH_BIG_SPEECHES:-80000}
+else
+    speeches=${BENCH_SPEECHES:-1000000}; coredata_rows=${BENCH_COREDATA_ROWS:-1000000}; big=${BENCH_BIG_SPEECHES:-4000000}
+fi
+runs=${BENCH_RUNS:-3}
+slow_runs=${BENCH_SLOW_RUNS:-1}
+big_case=${BENCH_4M:-0}
+positive BENCH_SPEECHES "$speeches"; positive BENCH_COREDATA_ROWS "$coredata_rows"
+positive BENCH_BIG_SPEECHES "$big"; positive BENCH_RUNS "$runs"; positive BENCH_SLOW_RUNS "$slow_runs"
+[[ $big_case == 0 || $big_case == 1 ]] || fail "BENCH_4M must be 0 or 1, not '$big_case'"
+
+work=${BENCH_WORK:-Benchmarks/.work}
+build=${STOREKEEP_BUILD:-.build/release}
+storekeep=$build/storekeep
+mapping=Migrations/SpeechTimer/speechtimer1-plist.mapping.yaml
+timer=/usr/bin/time
+
+for tool in swift gcc python3; do
+    command -v "$tool" >/dev/null || fail "$tool is not installed"
+done
+[[ -x $timer ]] || fail "$timer is missing (apt-get install time): it measures peak memory"
+$timer -v true 2>&1 | grep -q 'Maximum resident set size' || fail "$timer -v does not report the maximum resident set size"
+[[ -f /usr/include/sqlite3.h ]] || fail "sqlite3.h is missing: make deps installs libsqlite3-dev"
+mkdir -p "$work"
+rm -f "$work"/*.out "$work"/*.err "$work"/*.time "$work/results.json"
+measurements=$work/measurements.txt
+: >"$measurements"
+
+step() { printf '\n== %s\n' "$*" >&2; }
+record() { printf '%s %s\n' "$1" "$2" >>"$measurements"; }
+
+# timed NAME COMMAND...: runs COMMAND under /usr/bin/time -v, its stdout to $work/NAME.out, and
+# records NAME.seconds (wall clock) and NAME.rss_kib (maximum resident set size).
+timed() {
+    local name=$1; shift
+    local report=$work/$name.time
+    if ! $timer -v -o "$report" "$@" >"$work/$name.out" 2>"$work/$name.err"; then
+        cat "$work/$name.err" >&2
+        fail "$name failed: $*"
+    fi
+    local wall rss
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$report")
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$report")
+    [[ -n $wall && -n $rss ]] || fail "could not read the time and memory of $name from $report"
+    record "$name.seconds" "$(python3 -c 'import sys; parts = sys.argv[1].split(":"); print(sum(float(p) * 60 ** i for i, p in enumerate(reversed(parts))))' "$wall")"
+    record "$name.rss_kib" "$rss"
+    printf '   %s: %s wall, %s KiB max RSS\n' "$name" "$wall" "$rss" >&2
+}
+
+remove_store() { rm -rf "$1" "$1-wal" "$1-shm" "$1.blobs" "$1.rejected.jsonl"; }
+
+# migrate NAME SOURCE TARGET [options]: one storekeep migration into a fresh target.
+migrate() {
+    local name=$1 source=$2 target=$3; shift 3
+    remove_store "$target"
+    timed "$name" "$storekeep" migrate "$source" --to "$target" --quiet "$@"
+}
+
+# baseline NAME STORE TABLE [--bare]: the C insert of STORE's TABLE rows into a fresh database
+# (the same table and indexes; with --bare, the same columns without indexes).
+baseline() {
+    local name=$1 store=$2 table=$3
+    "$work/sqlite-insert-baseline" ${4:+"$4"} "$store" "$table" "$work/baseline.db" >"$work/$name.out" \
+        || fail "the C baseline failed on $store $table"
+    local rate
+    rate=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rows_per_second"])' "$work/$name.out")
+    record "$name.rows_per_second" "$rate"
+    printf '   %s: %s rows/s\n' "$name" "$rate" >&2
+    rm -f "$work/baseline.db" "$work/baseline.db-wal" "$work/baseline.db-shm"
+}
+
+# plist SPEECHES: the generated Speech Timer 1 data file (binary) with SPEECHES speeches, made once.
+plist() {
+    local file=$work/speechtimer1-$1.plist
+    if [[ ! -f $file ]]; then
+        step "generating $file"
+        python3 Benchmarks/generate-speechtimer-bplist.py "$file" --speeches "$1" --recording-every 50
+    fi
+    printf '%s' "$file"
+}
+
+load=$(cut -d' ' -f1 /proc/loadavg)
+record machine.load_before "$load"
+if python3 -c 'import os, sys; sys.exit(0 if float(sys.argv[1]) < os.cpu_count() * 0.5 else 1)' "$load"; then :; else
+    printf 'bench: load average %s on %s cores: other work will slow every figure (ratios suffer less)\n' "$load" "$(nproc)" >&2
+fi
+
+if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+    step "swift build -c release"
+    swift build -c release >&2
+fi
+[[ -x $storekeep ]] || fail "$storekeep is missing: build with swift build -c release, or set STOREKEEP_BUILD"
+gcc -O2 -Wall -Wextra -o "$work/sqlite-insert-baseline" Benchmarks/sqlite-insert-baseline.c -lsqlite3
+
+# 1. Property list → store: storekeep, the Python script, and the bare C insert of the same rows.
+data=$(plist "$speeches")
+record plist.speeches "$speeches"
+record plist.bytes "$(stat -c %s "$data")"
+store=$work/speechtimer.store
+for run in $(seq "$slow_runs"); do
+    step "storekeep migrate, $speeches speeches (run $run of $slow_runs)"
+    migrate plist.storekeep "$data" "$store" --mapping "$mapping"
+    step "Python plistlib + sqlite3 reference, $speeches speeches (run $run of $slow_runs)"
+    timed plist.python python3 Benchmarks/reference-migrate.py "$data" "$work/reference.db"
+    rm -rf "$work/reference.db" "$work/reference.db-wal" "$work/reference.db-shm" "$work/reference.db.blobs"
+done
+record plist.rows "$(python3 -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("e_Speech", "e_SpeechType", "e_Settings")))' "$store")"
+for run in $(seq "$runs"); do
+    step "C prepared-statement insert of the same e_Speech rows, same table / no indexes (run $run of $runs)"
+    baseline plist.c "$store" e_Speech
+    baseline plist.cbare "$store" e_Speech --bare
+done
+remove_store "$store"
+
+# 2. Core Data store → store.
+coredata=$work/coredata-$coredata_rows.sqlite
+if [[ ! -f $coredata ]]; then
+    step "generating $coredata"
+    python3 Benchmarks/generate-coredata-store.py "$coredata" --rows "$coredata_rows"
+fi
+record coredata.rows "$coredata_rows"
+cdstore=$work/coredata.store
+for run in $(seq "$slow_runs"); do
+    step "storekeep migrate, Core Data store of $coredata_rows rows (run $run of $slow_runs)"
+    migrate coredata.storekeep "$coredata" "$cdstore"
+done
+for run in $(seq "$runs"); do
+    step "C prepared-statement insert of the same e_Item rows, same table / no indexes (run $run of $runs)"
+    baseline coredata.c "$cdstore" e_Item
+    baseline coredata.cbare "$cdstore" e_Item --bare
+done
+remove_store "$cdstore"
+
+# 3. Peak memory at the big size (slow: only with BENCH_4M=1).
+if [[ $big_case == 1 ]]; then
+    bigdata=$(plist "$big")
+    record big.speeches "$big"
+    step "storekeep migrate, $big speeches, for peak memory"
+    migrate big.storekeep "$bigdata" "$work/big.store" --mapping "$mapping"
+    remove_store "$work/big.store"
+fi
+
+record machine.load_after "$(cut -d' ' -f1 /proc/loadavg)"
+python3 Benchmarks/report.py "$measurements" "$work/results.json"
