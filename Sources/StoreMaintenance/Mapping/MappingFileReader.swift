@@ -21,7 +21,7 @@ public enum MappingFileReader {
         } catch let error as MappingError {
             throw error
         } catch let error as YamlError {
-            throw MappingError(path: path, line: Self.line(of: error), problem: "malformed YAML: \(Self.problem(of: error))")
+            throw MappingError(path: path, line: error.line, problem: "malformed YAML: \(error.problemText)")
         } catch {
             throw MappingError(path: path, problem: "malformed YAML: \(error)")
         }
@@ -51,20 +51,5 @@ public enum MappingFileReader {
             path: path, checksum: SHA256.hexDigest(of: data), name: name, modelPath: modelPath,
             modelVersion: try reader.string(top["modelVersion"], required: false, what: "modelVersion", at: root),
             checks: checks, entities: entities)
-    }
-
-    private static func line(of error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
-        default: return nil
-        }
-    }
-
-    private static func problem(of error: YamlError) -> String {
-        switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return problem
-        case .duplicatedKeysInMapping(let duplicates, _): return "duplicate keys: \(duplicates.joined(separator: ", "))"
-        default: return "\(error)"
-        }
     }
 }

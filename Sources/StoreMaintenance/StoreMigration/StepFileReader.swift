@@ -20,7 +20,7 @@ public enum StepFileReader {
                 guard let node = try Yams.compose(yaml: text) else { throw StepFileError(path: path, line: 1, problem: "the step file is empty") }
                 root = node
             } catch let error as YamlError {
-                throw StepFileError(path: path, line: line(of: error), problem: "malformed YAML: \(problem(of: error))")
+                throw StepFileError(path: path, line: error.line, problem: "malformed YAML: \(error.problemText)")
             }
             return try parse(root, path: path, checksum: SHA256.hexDigest(of: data))
         } catch let error as MappingError {
@@ -118,21 +118,6 @@ public enum StepFileReader {
         case "true", "yes": return true
         case "false", "no": return false
         default: throw StepFileError(path: reader.path, line: node?.mark?.line, problem: "\(what) must be true or false, not '\(text)'")
-        }
-    }
-
-    private static func line(of error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
-        default: return nil
-        }
-    }
-
-    private static func problem(of error: YamlError) -> String {
-        switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return problem
-        case .duplicatedKeysInMapping(let duplicates, _): return "duplicate keys: \(duplicates.joined(separator: ", "))"
-        default: return "\(error)"
         }
     }
 }
