@@ -4,17 +4,6 @@ import Testing
 /// Crash tests: the real binary killed with SIGKILL part-way through a migration, then run again.
 @Suite("storekeep migrate: killed and resumed", .serialized)
 struct MigrateCrashTests {
-    /// Starts the binary without waiting for it.
-    private func start(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = try StorekeepProcess.binaryURL()
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
     @Test("SIGKILL at several points, then the same command, gives the uninterrupted result", arguments: [[0.05], [0.3], [0.6], [0.2, 0.25, 0.3]])
     func killAndResume(delays: [Double]) throws {
         let directory = try TemporaryDirectory()
@@ -28,14 +17,8 @@ struct MigrateCrashTests {
         let target = directory.url.appendingPathComponent("killed.store").path
         let arguments = ["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "100"]
         var killedMidway = false
-        for delay in delays {
-            let process = try start(arguments)
-            Thread.sleep(forTimeInterval: delay)
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                killedMidway = true
-            }
-            process.waitUntilExit()
+        for delay in delays where try StorekeepProcess.runAndKill(arguments, after: delay) {
+            killedMidway = true
         }
         let resumed = try StorekeepProcess.run(arguments + ["--json"])
         #expect(resumed.status == 0, "\(resumed)")

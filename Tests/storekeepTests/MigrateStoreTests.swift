@@ -120,19 +120,8 @@ struct MigrateStoreTests {
         let target = directory.url.appendingPathComponent("killed.store").path
         let arguments = ["migrate", old, "--to", target, "--model", ModelFiles.speechTimer, "--batch-size", "100"]
         var killedMidway = false
-        for delay in [0.4, 0.3] {
-            let process = Process()
-            process.executableURL = try StorekeepProcess.binaryURL()
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                killedMidway = true
-            }
-            process.waitUntilExit()
+        for delay in [0.4, 0.3] where try StorekeepProcess.runAndKill(arguments, after: delay) {
+            killedMidway = true
         }
         let resumed = try StorekeepProcess.run(arguments + ["--json"])
         #expect(resumed.status == 0, "\(resumed)")
