@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+extension SyncStore {
+    /// Writes a consistent copy of the store to `path`: the database through SQLite's backup API
+    /// (one snapshot, even while another connection writes), then every external binary file.
+    ///
+    /// The copy is a store like any other (`storekeep info` opens it); restore it by moving it and
+    /// its `.blobs` folder into the original's place. The database is copied first: a blob file is
+    /// durable before any row refers to it, so every file the copied rows refer to already exists
+    /// when the files are copied. Blob files are hard-linked where the file system allows (they are
+    /// never changed in place), copied otherwise.
+    ///
+    /// - Parameter path: the copy's store file; neither it nor its `.blobs` folder may exist.
+    /// - Returns: how many blob files the copy holds.
+    /// - Throws: ``StoreError`` (`cannotCreate` when the destination exists, `io`).
+    @discardableResult
+    public func backup(to path: String) throws -> Int {
+        let fileManager = FileManager.default
+        let copyBlobs = BlobStore(storePath: path).directory
+        guard !fileManager.fileExists(atPath: path), !fileManager.fileExists(atPath: copyBlobs.path) else {
+            throw StoreError(.cannotCreate, path: path, message: "the backup destination already exists",
+                             hint: "choose another backup path, or move the old backup away")
+        }
+        do {
+            let destination = try DatabaseQueue(path: path)
+            try database.backup(to: destination)
+            try destination.close()
+        } catch {
+            for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
+            throw StoreError.wrapping(error, path: path, action: "back up the store to \(path)")
+        }
+        var copied = 0
+        do {
+            copied = try copyBlobFiles(to: copyBlobs)
+        } catch {
+            throw StoreError(.io, path: path, message: "cannot copy the external binary files to \(copyBlobs.path): \(error.localizedDescription)",
+                             hint: "check free space and permissions, remove the partial backup, and try again")
+        }
+        BlobStore.syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        return copied
+    }
+
+    /// Hard-links (or copies) every blob file into `destination`, keeping the two-level layout.
+    private func copyBlobFiles(to destination: URL) throws -> Int {
+        let fileManager = FileManager.default
+        let source = blobs.directory
+        guard fileManager.fileExists(atPath: source.path) else { return 0 }
+        try fileManager.createDirectory(at: destination, withIntermediateDirectories: true)
+        var count = 0
+        for folder in try fileManager.contentsOfDirectory(atPath: source.path).sorted() {
+            let from = source.appendingPathComponent(folder)
+            var isFolder: ObjCBool = false
+            guard fileManager.fileExists(atPath: from.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            let to = destination.appendingPathComponent(folder)
+            try fileManager.createDirectory(at: to, withIntermediateDirectories: true)
+            for name in try fileManager.contentsOfDirectory(atPath: from.path).sorted() where !name.hasPrefix(".") {
+                let file = from.appendingPathComponent(name).path
+                let copy = to.appendingPathComponent(name).path
+                if link(file, copy) != 0 {
+                    try fileManager.copyItem(atPath: file, toPath: copy)
+                }
+                count += 1
+            }
+            BlobStore.syncDirectory(to.path)
+        }
+        BlobStore.syncDirectory(destination.path)
+        return count
+    }
+}
