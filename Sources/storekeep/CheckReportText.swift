@@ -21,6 +21,7 @@ struct CheckReportText {
                     table.append([finding.severity.rawValue, finding.code.rawValue, finding.entity ?? "-", finding.message])
                 }
                 lines.append(table.render())
+                lines.append(contentsOf: hints(report.findings))
             }
             for omitted in report.omitted {
                 let subject = [omitted.entity, omitted.property].compactMap { $0 }.joined(separator: ".")
@@ -32,6 +33,15 @@ struct CheckReportText {
         let counts = CheckStatus.allCases.map { "\(summary.statuses[$0.rawValue] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
         blocks.append("\(summary.stores) store\(summary.stores == 1 ? "" : "s") checked (\(summary.depth.rawValue)): \(counts); exit \(summary.exitCode)")
         return blocks.joined(separator: "\n\n")
+    }
+
+    /// Each distinct hint once, with its code, in the order findings list them.
+    private func hints(_ findings: [CheckFinding]) -> [String] {
+        var seen = Set<String>()
+        return findings.compactMap { finding in
+            guard !finding.hint.isEmpty, seen.insert("\(finding.code.rawValue) \(finding.hint)").inserted else { return nil }
+            return "hint (\(finding.code.rawValue)): \(finding.hint)"
+        }
     }
 
     private func headline(_ report: StoreCheckReport) -> String {

@@ -21,7 +21,7 @@ struct RecordRuleBuilder {
         for entity in family {
             let members = CheckSQL.list(context.family(of: entity.name))
             let policy = model.facts(of: entity.name).invalidRecordPolicy
-            let repairHint = "correct it in the app, or run `storekeep repair` (the entity's invalidRecordPolicy is '\(policy.rawValue)')"
+            let repairHint = InvalidRecordHint.text(for: policy)
             for attribute in entity.attributes where !attribute.isTransient {
                 guard let column = context.column(attribute.name, of: entity.name), column.kind == .attribute else { continue }
                 rules += attributeRules(attribute, entity: entity.name, column: CheckSQL.identifier(column.column),

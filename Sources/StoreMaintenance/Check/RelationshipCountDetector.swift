@@ -37,7 +37,7 @@ enum RelationshipCountDetector {
                 WHERE o._entity IN \(CheckSQL.list(context.family(of: entity))))
             WHERE \(conditions.joined(separator: " OR "))
             """
-        let policy = context.model?.facts(of: entity).invalidRecordPolicy.rawValue ?? "keep"
+        let policy = context.model?.facts(of: entity).invalidRecordPolicy ?? .keep
         let cursor = try Row.fetchCursor(context.db, sql: sql)
         while let row = try cursor.next() {
             let gid: String = row["gid"] ?? "", exact: String = row["entity"] ?? "", count: Int = row["n"] ?? 0
@@ -48,7 +48,7 @@ enum RelationshipCountDetector {
                     code: code, entity: exact, globalIDs: [gid],
                     message: count == 0 ? "\(exact) \(gid) has no \(relationship.name) (a required to-many relationship to \(relationship.destination))"
                         : "\(exact) \(gid) has \(count) \(relationship.name), outside the allowed count \(bounds)",
-                    hint: "correct it in the app, or run `storekeep repair` (the entity's invalidRecordPolicy is '\(policy)')")
+                    hint: InvalidRecordHint.text(for: policy))
                 finding.property = relationship.name
                 finding.table = column.table
                 finding.count = count
