@@ -62,7 +62,9 @@ let package = Package(
         .testTarget(
             name: "SyncStoreTests",
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StoreMaintenanceTests", dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"]),
+        .testTarget(
+            name: "StoreMaintenanceTests",
+            dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "storekeepTests",
             dependencies: [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# storekeep's benchmarks (DESIGN.md §8): measures the requirements of `storekeep migrate` against
+# storekeep's benchmarks (DESIGN.md §8): measures the requirements of `storekeep migrate` and `check` against
 # references run on the same data in the same run, and prints a table with ratios. `make bench`
 # runs it. What is measured and the figures of record: docs/benchmarks.md.
 #
@@ -9,7 +9,7 @@
 #   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches for peak memory (slow:
 #                                about ten minutes at today's speed; off by default)
 #   BENCH_BIG_SPEECHES=4000000   size of that run
-#   BENCH_RUNS=3                 runs of the cheap measurements (C baselines); the median is kept
+#   BENCH_RUNS=3                 runs of the cheap measurements (C baselines, check); the median is kept
 #   BENCH_SLOW_RUNS=1            runs of each full migration (storekeep, Python); the median is kept
 #   BENCH_QUICK=1                smoke run: 20,000 speeches and rows, 80,000 for the big case
 #   BENCH_WORK=Benchmarks/.work  scratch folder: generated inputs (kept and reused), stores, results.json
@@ -47,7 +47,8 @@ for tool in swift gcc python3; do
     command -v "$tool" >/dev/null || fail "$tool is not installed"
 done
 [[ -x $timer ]] || fail "$timer is missing (apt-get install time): it measures peak memory"
-$timer -v true 2>&1 | grep -q 'Maximum resident set size' || fail "$timer -v does not report the maximum resident set size"
+# (captured, not piped into grep -q: grep quitting early would fail the pipe under pipefail)
+[[ $($timer -v true 2>&1) == *'Maximum resident set size'* ]] || fail "$timer -v does not report the maximum resident set size"
 [[ -f /usr/include/sqlite3.h ]] || fail "sqlite3.h is missing: make deps installs libsqlite3-dev"
 mkdir -p "$work"
 rm -f "$work"/*.out "$work"/*.err "$work"/*.time "$work/results.json"
@@ -157,9 +158,20 @@ for run in $(seq "$runs"); do
     baseline coredata.c "$cdstore" e_Item
     baseline coredata.cbare "$cdstore" e_Item --bare
 done
+# 3. check --full of that store against SQLite's integrity_check alone, on the same file. Each is run
+# $runs times, alternating, so both meet the same page cache.
+record check.records "$coredata_rows"
+for run in $(seq "$runs"); do
+    step "PRAGMA integrity_check and storekeep check --full, $coredata_rows records (run $run of $runs)"
+    timed check.integrity python3 -c 'import sqlite3, sys
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+result = db.execute("PRAGMA integrity_check").fetchall()
+sys.exit(0 if result == [("ok",)] else 1)' "$cdstore"
+    timed check.storekeep "$storekeep" check "$cdstore" --full --quiet
+done
 remove_store "$cdstore"
 
-# 3. Peak memory at the big size (slow: only with BENCH_4M=1).
+# 4. Peak memory at the big size (slow: only with BENCH_4M=1).
 if [[ $big_case == 1 ]]; then
     bigdata=$(plist "$big")
     record big.speeches "$big"

@@ -67,6 +67,19 @@ enum StoreSchema {
                 id INTEGER PRIMARY KEY, migration INTEGER NOT NULL, stream TEXT NOT NULL, position INTEGER NOT NULL,
                 entity TEXT NOT NULL, reason TEXT NOT NULL);
             """)
+        try createMigrationFileTable(in: db)
+    }
+
+    /// Creates `sk_migration_file` (the mapping and step files of each migration run) when it is absent.
+    ///
+    /// Added within format 2 without a version bump: it is optional, a store without it simply
+    /// records no files, and older builds ignore it.
+    static func createMigrationFileTable(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sk_migration_file (
+                migration INTEGER NOT NULL, path TEXT NOT NULL, checksum TEXT NOT NULL,
+                PRIMARY KEY (migration, path)) WITHOUT ROWID
+            """)
     }
 
     /// Brings a store of an earlier format up to ``formatVersion`` (called when it is opened for writing).

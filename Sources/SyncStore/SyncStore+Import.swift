@@ -77,14 +77,27 @@ extension SyncStore {
     }
 
     /// Starts a migration run, or returns the unfinished run with the same `key` so that it can resume.
-    public func beginMigration(key: String, version: String, description: String, source: String, checksum: String) throws -> MigrationRecord {
+    ///
+    /// - Parameter files: the mapping or step files the run applies, with their checksums; kept in
+    ///   `sk_migration_file` (created here when an older store lacks it) for `check` to compare later.
+    public func beginMigration(
+        key: String, version: String, description: String, source: String, checksum: String, files: [MigrationFile] = []
+    ) throws -> MigrationRecord {
         let id: Int64 = try writeOrWrap("start a migration") { db in
             if let open = try Int64.fetchOne(db, sql: "SELECT id FROM sk_migration WHERE key = ? AND finished IS NULL ORDER BY id DESC LIMIT 1", arguments: [key]) {
                 return open
             }
             try db.execute(sql: "INSERT INTO sk_migration (key, version, description, source, checksum, started) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [key, version, description, source, checksum, Date().timeIntervalSince1970])
-            return db.lastInsertedRowID
+            let run = db.lastInsertedRowID
+            if !files.isEmpty {
+                try StoreSchema.createMigrationFileTable(in: db)
+                for file in files {
+                    try db.execute(sql: "INSERT OR REPLACE INTO sk_migration_file (migration, path, checksum) VALUES (?, ?, ?)",
+                                   arguments: [run, file.path, file.checksum])
+                }
+            }
+            return run
         }
         guard let record = try migrations().first(where: { $0.id == id }) else {
             throw StoreError(.damaged, path: path, message: "migration run \(id) vanished from sk_migration")
@@ -111,6 +124,16 @@ extension SyncStore {
                     finished: (row["finished"] as Double?).map(Date.init(timeIntervalSince1970:)),
                     rows: row["rows"], rejected: row["rejected"], success: (row["success"] as Int?).map { $0 != 0 })
             }
+        }
+    }
+
+    /// The mapping and step files a migration run applied (empty when the store does not record them:
+    /// runs made before `sk_migration_file` existed, or runs without such files).
+    public func migrationFiles(migration: Int64) throws -> [MigrationFile] {
+        try read("read the files of a migration") { db in
+            guard try db.tableExists("sk_migration_file") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT path, checksum FROM sk_migration_file WHERE migration = ? ORDER BY path",
+                                    arguments: [migration]).map { MigrationFile(path: $0["path"], checksum: $0["checksum"]) }
         }
     }
 

@@ -31,6 +31,7 @@ struct Storekeep: ParsableCommand {
             DigestCommand.self,
             InspectCommand.self,
             MigrateCommand.self,
+            CheckCommand.self,
             VersionCommand.self,
         ]
     )

@@ -1,4 +1,5 @@
 import ObjectModel
+import SyncStore
 
 /// A source a migration reads: what it is, the model it produces records for, and its streams.
 public protocol MigrationSource {
@@ -14,6 +15,8 @@ public protocol MigrationSource {
     var fingerprint: String { get }
     /// The checksum of the mapping or step files applied ("-" when none).
     var checksum: String { get }
+    /// The mapping or step files applied, by absolute path, recorded with the run for `check`.
+    var appliedFiles: [MigrationFile] { get }
     /// The streams, in the order they must run (targets of lookups first).
     var streams: [any MigrationStream] { get }
     /// Checks the source before anything is written (for example the values a mapping requires).

@@ -94,7 +94,7 @@ public struct Migrator {
         let run = try store.beginMigration(
             key: key, version: model.versionName,
             description: "\(source.kindDescription) → \(model.name) \(model.versionName)",
-            source: source.location, checksum: source.checksum)
+            source: source.location, checksum: source.checksum, files: source.appliedFiles)
         let checkpoints = try store.checkpoints(migration: run.id)
         let estimates = try source.streams.map { try $0.estimatedCount() }
         let grandTotal = estimates.contains(where: { $0 == nil }) ? nil : estimates.compactMap { $0 }.reduce(0, +)

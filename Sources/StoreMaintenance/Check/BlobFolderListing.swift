@@ -1,0 +1,66 @@
+import Foundation
+
+/// The files of a store's blob folder: blob files by digest, and anything else found there.
+struct BlobFolderListing {
+    /// A file found in the folder.
+    struct File {
+        /// Its path.
+        var path: String
+        /// When it was last modified.
+        var modified: Date
+        /// Whether it is a blob being written (`.<hex>.<pid>.tmp`) by a process that still runs.
+        var isTemporaryOfLiveProcess: Bool
+    }
+
+    /// Files named `<2 hex>/<64 hex>` with matching prefix, by digest.
+    private(set) var blobs: [String: File] = [:]
+    /// Every other file under the folder.
+    private(set) var strays: [File] = []
+
+    /// Lists `folder` and its sub-folders (empty when it does not exist).
+    init(folder: URL) {
+        for top in Self.entries(of: folder) {
+            guard top.isDirectory else {
+                strays.append(Self.file(top))
+                continue
+            }
+            for entry in Self.entries(of: top.url) where !entry.isDirectory {
+                let name = entry.url.lastPathComponent
+                let isHex = name.count == 64 && name.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+                if isHex && top.url.lastPathComponent == String(name.prefix(2)) {
+                    blobs[name] = Self.file(entry)
+                } else {
+                    strays.append(Self.file(entry))
+                }
+            }
+        }
+    }
+
+    private struct Entry {
+        var url: URL
+        var isDirectory: Bool
+        var modified: Date
+    }
+
+    private static func entries(of folder: URL) -> [Entry] {
+        let keys: [URLResourceKey] = [.isDirectoryKey, .contentModificationDateKey]
+        let urls = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys)) ?? []
+        return urls.map { url in
+            let values = try? url.resourceValues(forKeys: Set(keys))
+            return Entry(url: url, isDirectory: values?.isDirectory ?? false, modified: values?.contentModificationDate ?? .distantPast)
+        }
+    }
+
+    private static func file(_ entry: Entry) -> File {
+        let owner = temporaryOwner(of: entry.url.lastPathComponent)
+        return File(path: entry.url.path, modified: entry.modified,
+                    isTemporaryOfLiveProcess: owner.map { kill($0, 0) == 0 || errno == EPERM } ?? false)
+    }
+
+    /// The pid in a temporary blob name `.<hex>.<pid>.tmp`.
+    private static func temporaryOwner(of name: String) -> Int32? {
+        let parts = name.split(separator: ".")
+        guard name.hasPrefix("."), parts.count == 3, parts[2] == "tmp" else { return nil }
+        return Int32(parts[1])
+    }
+}

@@ -1,0 +1,96 @@
+/// The stable code of each kind of finding `check` reports (documented in `docs/checks.md`).
+///
+/// Raw values are part of the operator contract: they are never renamed or reused; new codes are
+/// only added. Each code has one fixed ``severity``.
+///
+/// ```swift
+/// CheckCode.seedDuplicate.rawValue   // "seed.duplicate"
+/// CheckCode.seedDuplicate.severity   // .violation
+/// ```
+public enum CheckCode: String, Codable, Sendable, CaseIterable, Comparable {
+    /// `PRAGMA quick_check` (or `integrity_check` with `--full`) reported a problem.
+    case sqliteIntegrity = "sqlite.integrity"
+    /// `sk_metadata` has no readable `formatVersion`.
+    case metadataFormatVersion = "metadata.formatVersion"
+    /// A key `sk_metadata` must hold is absent (for example `modelHash`).
+    case metadataMissingKey = "metadata.missingKey"
+    /// `sk_model` does not hold exactly one readable model definition.
+    case metadataModelUnreadable = "metadata.modelUnreadable"
+    /// The model definition in `sk_model` does not hash to the store's `modelHash`.
+    case metadataModelInconsistent = "metadata.modelInconsistent"
+    /// The store was made for another model version than the one given with `--model`.
+    case metadataModelMismatch = "metadata.modelMismatch"
+    /// `sk_column` disagrees with the model or with the tables (a table, column or mapping row missing).
+    case schemaMismatch = "schema.mismatch"
+    /// A record's `_entity` is not a concrete entity of its table's family.
+    case recordUnknownEntity = "record.unknownEntity"
+    /// A required attribute is empty.
+    case recordRequiredAttribute = "record.requiredAttribute"
+    /// A required relationship is empty.
+    case recordRequiredRelationship = "record.requiredRelationship"
+    /// A to-many relationship has fewer members than its minimum count or more than its maximum.
+    case recordRelationshipCount = "record.relationshipCount"
+    /// A value is below the attribute's minimum or above its maximum (a length, for strings).
+    case recordValueOutOfRange = "record.valueOutOfRange"
+    /// A string value does not match the attribute's regular expression.
+    case recordPatternMismatch = "record.patternMismatch"
+    /// A column holds a value of a kind its attribute type never stores (text in an integer column).
+    case recordWrongType = "record.wrongType"
+    /// A to-one relationship names a global ID no record has.
+    case relationshipDanglingTarget = "relationship.danglingTarget"
+    /// A to-one relationship names a record of an entity its destination does not allow.
+    case relationshipWrongTargetEntity = "relationship.wrongTargetEntity"
+    /// A join table row whose owner or target does not exist (or is of the wrong entity).
+    case relationshipDanglingJoinRow = "relationship.danglingJoinRow"
+    /// Several records claim one target through a to-one relationship whose inverse is to-one.
+    case relationshipSharedTarget = "relationship.sharedTarget"
+    /// The two columns of a one-to-one pair disagree: A points at B, B does not point back at A.
+    case relationshipInverseMismatch = "relationship.inverseMismatch"
+    /// A singleton entity has more than one live record.
+    case singletonDuplicate = "singleton.duplicate"
+    /// Seed records share their identifying attributes.
+    case seedDuplicate = "seed.duplicate"
+    /// Records break one of the entity's Core Data uniqueness constraints.
+    case uniqueViolated = "unique.violated"
+    /// A peer's transaction sequence numbers have a gap.
+    case historySequenceGap = "history.sequenceGap"
+    /// `sk_change` rows belong to a transaction `sk_transaction` does not have.
+    case historyOrphanChange = "history.orphanChange"
+    /// Transactions of a peer that `sk_peer` does not list.
+    case historyUnknownPeer = "history.unknownPeer"
+    /// `sk_peer` does not mark exactly the store's own peer as local.
+    case peerLocalMissing = "peer.localMissing"
+    /// A record refers to an external binary file that does not exist.
+    case blobMissing = "blob.missing"
+    /// A file in the blob folder that no record refers to.
+    case blobOrphaned = "blob.orphaned"
+    /// An external binary file's content does not hash to its name (`--full` only).
+    case blobContentMismatch = "blob.contentMismatch"
+    /// A binary column holds text that is not a `sha256:<64 hex digits>` reference.
+    case blobBadReference = "blob.badReference"
+    /// A migration run started and never finished (and no live process holds the store's lock).
+    case migrationUnfinished = "migration.unfinished"
+    /// A migration run finished unsuccessfully (its verification failed).
+    case migrationFailed = "migration.failed"
+    /// A mapping or step file applied by a migration has changed since.
+    case migrationFileChanged = "migration.fileChanged"
+    /// A mapping or step file applied by a migration is no longer where it was.
+    case migrationFileMissing = "migration.fileMissing"
+    /// The store's lock file was left by a process that no longer exists.
+    case lockStale = "lock.stale"
+    /// The store's lock file cannot be read.
+    case lockUnreadable = "lock.unreadable"
+
+    /// The code's fixed severity.
+    public var severity: CheckSeverity {
+        switch self {
+        case .historyUnknownPeer, .blobOrphaned, .migrationFileChanged, .migrationFileMissing, .lockStale, .lockUnreadable:
+            return .warning
+        default:
+            return .violation
+        }
+    }
+
+    /// Orders codes by their text (the order findings are listed in).
+    public static func < (lhs: CheckCode, rhs: CheckCode) -> Bool { lhs.rawValue < rhs.rawValue }
+}

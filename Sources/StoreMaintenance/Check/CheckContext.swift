@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// The state one store's check shares between its detectors: the open read transaction, what the
+/// store says about itself, the model and column map once known, and the findings so far.
+final class CheckContext {
+    /// The database, inside one read transaction.
+    let db: Database
+    /// The store file.
+    let path: String
+    /// The options of the run.
+    let options: CheckOptions
+    /// When the check started (files younger than this are not called orphans).
+    let started: Date
+    /// The findings so far.
+    var collector: FindingCollector
+    /// `sk_metadata`, key → value.
+    var metadata: [String: String] = [:]
+    /// The model records are checked against, once read (`nil` when unreadable).
+    var model: ManagedModel?
+    /// Where each property lives, by entity then property: only rows that agree with the model and the tables.
+    var columns: [String: [String: StoredColumn]] = [:]
+    /// The columns of each table, read once.
+    private var tableColumns: [String: Set<String>?] = [:]
+
+    /// Creates the context of one check.
+    init(db: Database, path: String, options: CheckOptions, started: Date) {
+        self.db = db
+        self.path = path
+        self.options = options
+        self.started = started
+        self.collector = FindingCollector(limit: options.findingLimit)
+    }
+
+    /// The columns of `table`, or `nil` when there is no such table.
+    func columns(ofTable table: String) throws -> Set<String>? {
+        if let known = tableColumns[table] { return known }
+        let names = try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]).map { $0["name"] as String }
+        let result: Set<String>? = names.isEmpty ? nil : Set(names)
+        tableColumns[table] = result
+        return result
+    }
+
+    /// Whether the table exists.
+    func tableExists(_ table: String) throws -> Bool { try columns(ofTable: table) != nil }
+
+    /// The table of `entity`'s family (`e_<root entity>`).
+    func table(of entity: String) -> String? {
+        model?.rootEntity(of: entity).map { "e_\($0.name)" }
+    }
+
+    /// `entity` and every entity below it.
+    func family(of entity: String) -> [String] {
+        guard let model else { return [entity] }
+        return [entity] + model.descendants(of: entity).map(\.name)
+    }
+
+    /// The stored column of `property` of `entity`, when it is mapped and exists.
+    func column(_ property: String, of entity: String) -> StoredColumn? {
+        columns[entity]?[property]
+    }
+
+    /// Adds a finding (see ``FindingCollector/add(_:entity:property:_:)``).
+    func add(_ code: CheckCode, entity: String? = nil, property: String? = nil, _ make: () -> CheckFinding) {
+        collector.add(code, entity: entity, property: property, make)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+
+/// Small pieces of SQL text the detectors assemble: literals and lists of literals.
+///
+/// Detectors inline model-derived constants (entity names, bounds, patterns) as literals, so that
+/// one statement carries each condition twice (as a flag and in `WHERE`) without positional
+/// arguments to keep in step.
+enum CheckSQL {
+    /// A string literal: `'it''s'`.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// A parenthesised list of string literals: `('Book', 'Film')`; `(NULL)` when empty (matches nothing).
+    static func list(_ texts: [String]) -> String {
+        texts.isEmpty ? "(NULL)" : "(" + texts.sorted().map(literal).joined(separator: ", ") + ")"
+    }
+
+    /// A number literal, or `nil` for NaN and infinities.
+    static func number(_ value: Double) -> String? {
+        guard value.isFinite else { return nil }
+        if value == value.rounded(), abs(value) < 9e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// A quoted identifier: `"e_Speech"`.
+    static func identifier(_ name: String) -> String { name.quotedDatabaseIdentifier }
+
+    /// A stored value as text for a message: numbers and text as they are (text cut at 200
+    /// characters), a blob as `<N bytes>`, NULL as `null`.
+    static func describe(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "null"
+        case .int64(let number): return String(number)
+        case .double(let number): return String(number)
+        case .string(let text): return text.count > 200 ? String(text.prefix(200)) + "…" : text
+        case .blob(let data): return "<\(data.count) bytes>"
+        }
+    }
+}

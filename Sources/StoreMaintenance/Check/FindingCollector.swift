@@ -1,0 +1,54 @@
+/// Gathers the findings of one store, keeping at most a limit per code, entity and property and
+/// counting the rest.
+struct FindingCollector {
+    private struct Rule: Hashable {
+        var code: CheckCode
+        var entity: String?
+        var property: String?
+    }
+
+    /// The limit per rule (`nil`: no limit).
+    let limit: Int?
+    private(set) var findings: [CheckFinding] = []
+    private var listed: [Rule: Int] = [:]
+    private var left: [Rule: Int] = [:]
+
+    /// Creates an empty collector.
+    init(limit: Int?) {
+        self.limit = limit
+    }
+
+    /// Adds the finding `make` builds, or only counts it when its rule has reached the limit
+    /// (`make` is then not called: building messages for a million records costs time).
+    mutating func add(_ code: CheckCode, entity: String? = nil, property: String? = nil, _ make: () -> CheckFinding) {
+        let rule = Rule(code: code, entity: entity, property: property)
+        if let limit, listed[rule, default: 0] >= limit {
+            left[rule, default: 0] += 1
+            return
+        }
+        listed[rule, default: 0] += 1
+        findings.append(make())
+    }
+
+    /// Whether any finding of `code` was met (listed or counted).
+    func contains(_ code: CheckCode) -> Bool {
+        listed.keys.contains { $0.code == code } || left.keys.contains { $0.code == code }
+    }
+
+    /// The counts of findings left out, sorted.
+    var omitted: [OmittedFindings] {
+        left.map { OmittedFindings(code: $0.key.code, entity: $0.key.entity, property: $0.key.property, count: $0.value) }
+            .sorted { ($0.code.rawValue, $0.entity ?? "", $0.property ?? "") < ($1.code.rawValue, $1.entity ?? "", $1.property ?? "") }
+    }
+
+    /// The findings in report order: by code, entity, property, then global IDs and other subjects.
+    var sortedFindings: [CheckFinding] {
+        findings.sorted { a, b in
+            let left = [a.code.rawValue, a.entity ?? "", a.property ?? "", a.globalIDs.first ?? "", a.peer ?? "", a.file ?? "",
+                        a.target ?? "", a.owner ?? "", a.message]
+            let right = [b.code.rawValue, b.entity ?? "", b.property ?? "", b.globalIDs.first ?? "", b.peer ?? "", b.file ?? "",
+                         b.target ?? "", b.owner ?? "", b.message]
+            return left.lexicographicallyPrecedes(right)
+        }
+    }
+}

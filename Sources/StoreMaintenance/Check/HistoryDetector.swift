@@ -1,0 +1,106 @@
+import GRDB
+
+/// The history's continuity: per-peer sequence numbers without gaps, changes that belong to a
+/// transaction, transactions of known peers, and the local peer in `sk_peer`.
+///
+/// There is no watermark table yet (format 2): what stands for "watermarks not ahead of what
+/// exists" is that every peer with transactions is listed in `sk_peer` and that `sk_peer` marks
+/// exactly the store's own peer as local (see `docs/checks.md`).
+enum HistoryDetector {
+    /// Checks the history tables (absent tables are a schema finding, not repeated here).
+    static func check(_ context: CheckContext) throws {
+        let db = context.db
+        guard try db.tableExists("sk_transaction"), try db.tableExists("sk_change"), try db.tableExists("sk_peer") else {
+            context.add(.schemaMismatch) {
+                CheckFinding(code: .schemaMismatch, message: "the history tables (sk_transaction, sk_change, sk_peer) are incomplete; the history was not checked",
+                             hint: "the store's layout is damaged; restore it from a backup")
+            }
+            return
+        }
+        try gaps(context)
+        try orphanChanges(context)
+        try unknownPeers(context)
+        try localPeer(context)
+    }
+
+    private static func gaps(_ context: CheckContext) throws {
+        let rows = try Row.fetchAll(context.db, sql: """
+            SELECT peer, previous + 1 AS first, seq - 1 AS last FROM (
+                SELECT peer, seq, LAG(seq) OVER (PARTITION BY peer ORDER BY seq) AS previous FROM sk_transaction)
+            WHERE previous IS NOT NULL AND seq > previous + 1 ORDER BY peer, seq
+            """)
+        var byPeer: [(peer: String, ranges: [SequenceRange])] = []
+        for row in rows {
+            let peer: String = row["peer"] ?? ""
+            if byPeer.last?.peer != peer { byPeer.append((peer, [])) }
+            byPeer[byPeer.count - 1].ranges.append(SequenceRange(first: row["first"] ?? 0, last: row["last"] ?? 0))
+        }
+        for (peer, ranges) in byPeer {
+            context.add(.historySequenceGap, property: peer) {
+                let shown = ranges.prefix(10).map(\.text).joined(separator: ", ") + (ranges.count > 10 ? ", …" : "")
+                var finding = CheckFinding(
+                    code: .historySequenceGap,
+                    message: "the transactions of peer \(peer) skip sequence numbers \(shown)",
+                    hint: "transactions were lost; other peers cannot import past the gap. Restore the store from a backup, or rebuild it from another peer")
+                finding.peer = peer
+                finding.missingSequences = ranges
+                return finding
+            }
+        }
+    }
+
+    private static func orphanChanges(_ context: CheckContext) throws {
+        let rows = try Row.fetchAll(context.db, sql: """
+            SELECT c.tx AS tx, COUNT(*) AS n FROM sk_change c
+            WHERE NOT EXISTS (SELECT 1 FROM sk_transaction t WHERE t.id = c.tx) GROUP BY c.tx ORDER BY c.tx
+            """)
+        for row in rows {
+            let tx: Int64 = row["tx"] ?? 0, count: Int = row["n"] ?? 0
+            context.add(.historyOrphanChange) {
+                let gids = (try? String.fetchAll(context.db, sql: "SELECT DISTINCT gid FROM sk_change WHERE tx = ? ORDER BY gid LIMIT 1000",
+                                                 arguments: [tx])) ?? []
+                var finding = CheckFinding(
+                    code: .historyOrphanChange, globalIDs: gids,
+                    message: "\(count) change\(count == 1 ? "" : "s") in sk_change belong to transaction \(tx), which sk_transaction does not have",
+                    hint: "the history is damaged: those changes cannot be exported. Restore the store from a backup")
+                finding.transaction = tx
+                finding.count = count
+                return finding
+            }
+        }
+    }
+
+    private static func unknownPeers(_ context: CheckContext) throws {
+        let rows = try Row.fetchAll(context.db, sql: """
+            SELECT peer, COUNT(*) AS n, MAX(seq) AS last FROM sk_transaction
+            WHERE peer NOT IN (SELECT peer FROM sk_peer) GROUP BY peer ORDER BY peer
+            """)
+        for row in rows {
+            let peer: String = row["peer"] ?? "", count: Int = row["n"] ?? 0
+            context.add(.historyUnknownPeer, property: peer) {
+                var finding = CheckFinding(
+                    code: .historyUnknownPeer,
+                    message: "\(count) transaction\(count == 1 ? "" : "s") of peer \(peer) (up to sequence \(row["last"] as Int64? ?? 0)), which sk_peer does not list",
+                    hint: "the store does not know that peer; sync will register it. If it persists, report it with `storekeep info`")
+                finding.peer = peer
+                finding.count = count
+                return finding
+            }
+        }
+    }
+
+    private static func localPeer(_ context: CheckContext) throws {
+        guard let own = context.metadata["peerID"], !own.isEmpty else { return }
+        let locals = try String.fetchAll(context.db, sql: "SELECT peer FROM sk_peer WHERE is_local != 0 ORDER BY peer")
+        guard locals != [own] else { return }
+        context.add(.peerLocalMissing) {
+            var finding = CheckFinding(
+                code: .peerLocalMissing,
+                message: locals.isEmpty ? "sk_peer does not list the store's own peer \(own) as local"
+                    : "sk_peer marks \(locals.joined(separator: ", ")) as local, but the store's peer is \(own)",
+                hint: "the peer table is damaged; restore the store from a backup")
+            finding.peer = own
+            return finding
+        }
+    }
+}

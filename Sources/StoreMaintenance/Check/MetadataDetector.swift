@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// Checks what the store says about itself (`sk_metadata`, `sk_model`) and decides which model the
+/// other detectors use.
+enum MetadataDetector {
+    /// The newest store format this build knows (`docs/format.md`).
+    static let newestFormat = 2
+    /// Keys `sk_metadata` must hold.
+    static let requiredKeys = ["storeUUID", "formatVersion", "modelName", "modelVersion", "modelHash", "contentName", "peerID"]
+
+    /// Reads `sk_metadata` and refuses what is not a store, or a store of a newer format.
+    ///
+    /// - Throws: ``CheckAbort`` for a database without storekeep's tables, or a newer format.
+    static func requireStore(_ context: CheckContext) throws {
+        let db = context.db
+        guard try db.tableExists("sk_metadata") else {
+            let coreData = try db.tableExists("Z_METADATA")
+            throw CheckAbort(failure: CheckFailure(
+                kind: .badInput,
+                message: "\(context.path): is \(coreData ? "an Apple Core Data store" : "a SQLite database without storekeep's tables"), not a storekeep store",
+                hint: coreData ? "migrate it first (`storekeep migrate`), then check the new store" : "give the path of a store made by storekeep"))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata") {
+            if let key = row["key"] as String?, let value = row["value"] as String? { context.metadata[key] = value }
+        }
+        if let text = context.metadata["formatVersion"], let format = Int(text), format > newestFormat {
+            throw CheckAbort(failure: CheckFailure(
+                kind: .badInput,
+                message: "\(context.path): has store format \(format); this storekeep knows formats up to \(newestFormat)",
+                hint: "check it with a newer storekeep"))
+        }
+    }
+
+    /// Checks the metadata keys, the format version and the model definition, and sets ``CheckContext/model``.
+    static func check(_ context: CheckContext) throws {
+        let metadata = context.metadata
+        for key in requiredKeys where key != "formatVersion" && (metadata[key] ?? "").isEmpty {
+            context.add(.metadataMissingKey, property: key) {
+                var finding = CheckFinding(code: .metadataMissingKey, message: "sk_metadata has no '\(key)'",
+                                           hint: "restore the store from a backup; storekeep cannot tell what the value should be")
+                finding.property = key
+                return finding
+            }
+        }
+        let formatText = metadata["formatVersion"]
+        if formatText.flatMap(Int.init).map({ $0 >= 1 }) != true {
+            context.add(.metadataFormatVersion, property: "formatVersion") {
+                var finding = CheckFinding(code: .metadataFormatVersion,
+                                           message: "sk_metadata has \(formatText.map { "the format version '\($0)'" } ?? "no format version"), which is not a format storekeep knows",
+                                           hint: "restore the store from a backup")
+                finding.property = "formatVersion"
+                finding.value = formatText
+                return finding
+            }
+        }
+        let stored = try readStoredModel(context)
+        guard let stored else { return }
+        context.model = stored
+        if let expected = context.options.model {
+            let expectedHash = ModelVersionHash(expected)
+            let storeHash = metadata["modelHash"] ?? ""
+            if expectedHash.model == storeHash {
+                context.model = expected  // same structure; its validation rules (outside the hash) are the ones to check
+            } else {
+                let storedHashes = ModelVersionHash(stored).entities
+                let differing = Set(storedHashes.keys).union(expectedHash.entities.keys).sorted()
+                    .filter { storedHashes[$0] != expectedHash.entities[$0] }
+                context.add(.metadataModelMismatch) {
+                    var finding = CheckFinding(
+                        code: .metadataModelMismatch,
+                        message: "the store was made for model version '\(metadata["modelVersion"] ?? "?")' (hash \(storeHash.prefix(12))), "
+                            + "not the version '\(expected.versionName)' given (hash \(expectedHash.model.prefix(12)))"
+                            + (differing.isEmpty ? "" : "; entities that differ: \(differing.joined(separator: ", "))"),
+                        hint: "give the model version the store was made with, or migrate the store to this version (`storekeep migrate`)")
+                    finding.value = storeHash
+                    finding.expectedHash = expectedHash.model
+                    return finding
+                }
+            }
+        }
+    }
+
+    /// The model kept in `sk_model`, checked against `modelHash`; `nil` (with a finding) when unreadable.
+    private static func readStoredModel(_ context: CheckContext) throws -> ManagedModel? {
+        let db = context.db
+        func unreadable(_ why: String) -> ManagedModel? {
+            context.add(.metadataModelUnreadable) {
+                CheckFinding(code: .metadataModelUnreadable, message: "sk_model \(why); records, relationships and external files were not checked",
+                             hint: "restore the store from a backup, or migrate it with `storekeep migrate --model` from a copy")
+            }
+            return nil
+        }
+        guard try db.tableExists("sk_model") else { return unreadable("is missing") }
+        let rows = try Row.fetchAll(db, sql: "SELECT hash, definition FROM sk_model")
+        guard rows.count == 1 else { return unreadable("holds \(rows.count) rows instead of one") }
+        guard let definition = rows[0]["definition"] as String?,
+              let model = try? JSONDecoder().decode(ManagedModel.self, from: Data(definition.utf8)) else {
+            return unreadable("holds no readable model definition")
+        }
+        let computed = model.versionHash
+        let declared = context.metadata["modelHash"] ?? ""
+        let rowHash = rows[0]["hash"] as String? ?? ""
+        if computed != declared || rowHash != declared {
+            context.add(.metadataModelInconsistent) {
+                var finding = CheckFinding(
+                    code: .metadataModelInconsistent,
+                    message: "the model definition in sk_model hashes to \(computed.prefix(12)), but the store's modelHash is \(declared.prefix(12))"
+                        + (rowHash == declared ? "" : " and sk_model.hash is \(rowHash.prefix(12))"),
+                    hint: "the store's record of its own model is damaged; restore it from a backup")
+                finding.expectedHash = declared
+                finding.actualHash = computed
+                return finding
+            }
+        }
+        return model
+    }
+}

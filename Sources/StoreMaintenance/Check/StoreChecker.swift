@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// Checks stores against the invariants of `docs/checks.md`, without writing to them.
+///
+/// Every check reads the store in one SQLite read transaction, so it sees one consistent state
+/// even beside a running writer. A store that no process has open (no `-wal`, no `-shm`) is read as
+/// an immutable file, which creates no `-wal`/`-shm`; if a writer touched it meanwhile, the check
+/// runs again as an ordinary read transaction.
+///
+/// ```swift
+/// let checker = StoreChecker(options: CheckOptions(depth: .full))
+/// let report = checker.check(storeAt: "speeches.store")
+/// for finding in report.findings { print(finding.code.rawValue, finding.globalIDs, finding.message) }
+/// let all = checker.check(storesAt: paths, jobs: 4)   // in the order given
+/// ```
+public struct StoreChecker: Sendable {
+    /// What is checked.
+    public let options: CheckOptions
+
+    /// Creates a checker.
+    public init(options: CheckOptions = CheckOptions()) {
+        self.options = options
+    }
+
+    /// Checks one store. Never throws: a store that cannot be checked gives a report with status
+    /// ``CheckStatus/failed`` and its ``StoreCheckReport/error``.
+    public func check(storeAt path: String) -> StoreCheckReport {
+        let started = Date()
+        func failed(_ failure: CheckFailure) -> StoreCheckReport {
+            StoreCheckReport(path: path, depth: options.depth, findings: [], error: failure, seconds: Date().timeIntervalSince(started))
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return failed(CheckFailure(kind: .missingInput, message: "\(path): no such store", hint: "check the path"))
+        }
+        guard !isFolder.boolValue else {
+            return failed(CheckFailure(kind: .badInput, message: "\(path): is a folder, not a store", hint: "give the path of the store file"))
+        }
+        guard let header = FileHandle(forReadingAtPath: path) else {
+            return failed(CheckFailure(kind: .missingInput, message: "\(path): cannot be read", hint: "check the file's permissions"))
+        }
+        let magic = (try? header.read(upToCount: 16)) ?? Data()
+        try? header.close()
+        guard magic == Data("SQLite format 3\u{0}".utf8) else {
+            return failed(CheckFailure(kind: .badInput, message: "\(path): is not a SQLite database",
+                                       hint: "give the path of a store made by storekeep"))
+        }
+        let lock = StoreLock.status(of: StoreLock.lockPath(for: path))
+        do {
+            if let before = StoreFileState(path: path), before.isClosed {
+                do {
+                    let context = try inspect(path: path, immutable: true, lock: lock, started: started)
+                    if StoreFileState(path: path) == before { return report(context, readMode: "immutable", started: started) }
+                } catch let abort as CheckAbort where StoreFileState(path: path) == before {
+                    return failed(abort.failure)
+                } catch {
+                    // Not readable as an immutable file (or changed meanwhile): read it as SQLite's readers do.
+                }
+            }
+            let context = try inspect(path: path, immutable: false, lock: lock, started: started)
+            return report(context, readMode: "snapshot", started: started)
+        } catch let abort as CheckAbort {
+            return failed(abort.failure)
+        } catch let error as DatabaseError {
+            let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+            return failed(CheckFailure(kind: busy ? .storeBusy : .badInput, message: "\(path): cannot be read: \(error.message ?? "\(error)")",
+                                       hint: busy ? "another process holds the store exclusively; try again later" : "the file may be damaged or not a store"))
+        } catch {
+            return failed(CheckFailure(error: error))
+        }
+    }
+
+    /// Checks several stores, at most `jobs` at a time, and returns their reports in the order given.
+    public func check(storesAt paths: [String], jobs: Int = 1) -> [StoreCheckReport] {
+        let results = ReportSlots(count: paths.count)
+        let slots = DispatchSemaphore(value: max(1, jobs))
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "storekeep.check", attributes: .concurrent)
+        for (index, path) in paths.enumerated() {
+            slots.wait()
+            group.enter()
+            queue.async {
+                results.set(index, check(storeAt: path))
+                slots.signal()
+                group.leave()
+            }
+        }
+        group.wait()
+        return results.reports
+    }
+
+    private func inspect(path: String, immutable: Bool, lock: StoreLock.Status, started: Date) throws -> CheckContext {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        configuration.label = "storekeep.check"
+        let location: String
+        if immutable {
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            location = "file:\(encoded)?immutable=1"
+        } else {
+            location = path
+        }
+        let queue = try DatabaseQueue(path: location, configuration: configuration)
+        defer { try? queue.close() }
+        let matcher = PatternMatcher()
+        return try queue.inDatabase { db in
+            db.add(function: matcher.function)
+            // One read transaction for every detector: one consistent state beside any writer. It is
+            // ended with a rollback whose failure does not matter (a damaged file may have ended it already).
+            try db.execute(sql: "BEGIN DEFERRED")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            let context = CheckContext(db: db, path: path, options: options, started: started)
+            try MetadataDetector.requireStore(context)
+            try run(IntegrityDetector.check, "the integrity check", context)
+            try run(MetadataDetector.check, "the metadata", context)
+            try run(SchemaDetector.check, "sk_column", context)
+            try run(RecordDetector.check, "the records", context)
+            try run(ToOneDetector.check, "the to-one relationships", context)
+            try run(JoinRowDetector.check, "the join tables", context)
+            try run(RelationshipCountDetector.check, "the to-many relationships", context)
+            try run(DuplicateDetector.check, "singletons, seeds and uniqueness constraints", context)
+            try run(HistoryDetector.check, "the history", context)
+            try run({ try BlobDetector.check($0, writerMayBeActive: !immutable) }, "the external binary values", context)
+            try run({ try MigrationDetector.check($0, lock: lock) }, "the migration history", context)
+            LockDetector.check(context, status: lock)
+            return context
+        }
+    }
+
+    /// Runs one detector; a table SQLite cannot read becomes a ``CheckCode/sqliteIntegrity`` finding
+    /// and the check goes on with the next detector. A busy database stops the check.
+    private func run(_ detector: (CheckContext) throws -> Void, _ what: String, _ context: CheckContext) throws {
+        do {
+            try detector(context)
+        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY && error.resultCode != .SQLITE_LOCKED {
+            context.add(.sqliteIntegrity) {
+                CheckFinding(code: .sqliteIntegrity, message: "reading \(what) failed: \(error.message ?? "\(error)")",
+                             hint: "the file or its layout is damaged; restore the store from a backup")
+            }
+        }
+    }
+
+    private func report(_ context: CheckContext, readMode: String, started: Date) -> StoreCheckReport {
+        StoreCheckReport(path: context.path, depth: options.depth, findings: context.collector.sortedFindings,
+                         omitted: context.collector.omitted, modelVersion: context.model?.versionName, readMode: readMode,
+                         seconds: Date().timeIntervalSince(started))
+    }
+}
+
+/// The reports of a parallel run, filled in by index from several threads.
+private final class ReportSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [StoreCheckReport?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ report: StoreCheckReport) {
+        lock.lock()
+        slots[index] = report
+        lock.unlock()
+    }
+
+    var reports: [StoreCheckReport] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.compactMap { $0 }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import SyncStore
+
+extension MigrationSource {
+    /// No files by default (a Core Data store is read through its own model, with no mapping).
+    public var appliedFiles: [MigrationFile] { [] }
+}
+
+extension PropertyListMappingSource {
+    /// The mapping file, by absolute path.
+    public var appliedFiles: [MigrationFile] {
+        [MigrationFile(path: URL(fileURLWithPath: mapping.path).standardizedFileURL.path, checksum: mapping.checksum)]
+    }
+}
+
+extension StoreMigrationSource {
+    /// The step files of the chain, by absolute path (none when every step is inferred).
+    public var appliedFiles: [MigrationFile] {
+        chain.stepFiles.map { MigrationFile(path: URL(fileURLWithPath: $0.path).standardizedFileURL.path, checksum: $0.checksum) }
+    }
+}

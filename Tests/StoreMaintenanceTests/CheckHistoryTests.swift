@@ -1,0 +1,51 @@
+import Foundation
+import ObjectModel
+import StoreMaintenance
+import SyncStore
+import Testing
+
+/// History continuity and the peer table.
+@Suite("check: history")
+struct CheckHistoryTests {
+    @Test("a gap in a peer's sequence numbers is reported with the missing range")
+    func gap() throws {
+        let shop = try CheckFixture()
+        let store = try shop.open()
+        for index in 0..<3 { try store.save(author: "app") { tx in _ = try tx.insert("Tag", values: ["name": .string("t\(index)")]) } }
+        #expect(shop.findings(.historySequenceGap).isEmpty)
+        try shop.sql("DELETE FROM sk_change WHERE tx IN (SELECT id FROM sk_transaction WHERE seq IN (3, 4)); DELETE FROM sk_transaction WHERE seq IN (3, 4)")
+        let found = shop.findings(.historySequenceGap)
+        #expect(found.count == 1)
+        #expect(found.first?.peer == "peer-A")
+        #expect(found.first?.missingSequences == [SequenceRange(first: 3, last: 4)])
+        #expect(shop.findings(.historyOrphanChange).isEmpty)
+    }
+
+    @Test("changes of a transaction that does not exist")
+    func orphanChanges() throws {
+        let shop = try CheckFixture()
+        try shop.sql("INSERT INTO sk_change (tx, entity, gid, kind, properties) VALUES (999, 'Tag', 'G1', 'insert', '[]'), (999, 'Tag', 'G2', 'update', '[]')")
+        let found = shop.findings(.historyOrphanChange)
+        #expect(found.count == 1)
+        #expect(found.first?.transaction == 999)
+        #expect(found.first?.count == 2)
+        #expect(found.first?.globalIDs == ["G1", "G2"])
+    }
+
+    @Test("transactions of a peer sk_peer does not list are a warning; a missing local peer a violation")
+    func peers() throws {
+        let shop = try CheckFixture()
+        try shop.sql("INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES ('peer-B', 1, 'sync', 0)")
+        var report = shop.check()
+        let unknown = report.findings.filter { $0.code == .historyUnknownPeer }
+        #expect(unknown.map(\.peer) == ["peer-B"])
+        #expect(unknown.first?.severity == .warning)
+        #expect(report.status == .warnings)
+        try shop.sql("INSERT INTO sk_peer (peer, is_local, first_seen) VALUES ('peer-B', 0, 0)")
+        #expect(shop.check().status == .ok)
+        try shop.sql("UPDATE sk_peer SET is_local = 0 WHERE peer = 'peer-A'")
+        report = shop.check()
+        #expect(report.findings.map(\.code) == [.peerLocalMissing])
+        #expect(report.status == .violations)
+    }
+}
