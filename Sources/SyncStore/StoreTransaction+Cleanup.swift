@@ -25,6 +25,30 @@ extension StoreTransaction {
         return true
     }
 
+    /// Empties the one-to-one relationship `relationship` of `holder` when its target does not point
+    /// back at `holder`: the slot belongs to another record (two records competing for one slot), or
+    /// the pair disagrees. The target and its partner are left as they are.
+    ///
+    /// - Returns: whether the column was emptied (`false` when the pair agrees or the column is empty).
+    @discardableResult
+    public func releaseUnreturnedReference(_ relationship: String, of holder: GlobalID) throws -> Bool {
+        let entity = try requireEntity(of: holder)
+        let (description, storage) = try relationshipStorage(relationship, of: entity)
+        guard case .column(let table, let column, let orderColumn) = storage,
+              let inverse = StoreLayout.inverse(of: description, in: model), !inverse.isToMany else {
+            throw request("\(entity).\(relationship) is not one side of a one-to-one relationship")
+        }
+        guard let target = try currentTarget(table: table, column: column, of: holder) else { return false }
+        if let targetEntity = try self.entity(of: target),
+           case .column(let inverseTable, let inverseColumn, _)? = layout.relationships[targetEntity]?[inverse.name],
+           try currentTarget(table: inverseTable, column: inverseColumn, of: target) == holder {
+            return false
+        }
+        try writeColumn(table: table, column: column, orderColumn: orderColumn, of: holder, target: nil, order: nil)
+        try touch(holder, entity: entity, properties: [relationship])
+        return true
+    }
+
     /// Removes a row of a join table one of whose sides names no record (or a record of the wrong entity).
     ///
     /// The side that does exist gets an update change naming its relationship.

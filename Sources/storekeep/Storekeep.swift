@@ -32,6 +32,7 @@ struct Storekeep: ParsableCommand {
             InspectCommand.self,
             MigrateCommand.self,
             CheckCommand.self,
+            RepairCommand.self,
             VersionCommand.self,
         ]
     )

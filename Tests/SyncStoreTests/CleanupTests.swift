@@ -76,3 +76,22 @@ import Testing
         #expect(blockers[1] == nil)
     }
 }
+
+extension CleanupTests {
+    @Test func aSlotTakerWhoseTargetPointsElsewhereLetsGo() throws {
+        let profile = try insert("Profile")
+        let rightful = try insert("Owner", ["name": .string("a")])
+        let intruder = try insert("Owner", ["name": .string("b")])
+        try store.save(author: "t") { try $0.setToOne("profile", of: rightful, to: profile) }
+        try store.database.write { db in
+            try db.execute(sql: "UPDATE e_Owner SET r_profile = ? WHERE _gid = ?", arguments: [profile.rawValue, intruder.rawValue])
+        }
+        let released = try store.save(author: "storekeep.repair") { tx in
+            [try tx.releaseUnreturnedReference("profile", of: intruder), try tx.releaseUnreturnedReference("profile", of: rightful)]
+        }
+        #expect(released == [true, false])
+        #expect(try store.related("profile", of: rightful) == [profile])
+        #expect(try store.related("owner", of: profile) == [rightful])
+        #expect(try store.record(intruder)?.toOne["profile"] == nil)
+    }
+}
