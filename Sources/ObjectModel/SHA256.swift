@@ -28,6 +28,11 @@ public struct SHA256: ~Copyable {
         }
     }
 
+    /// Adds raw bytes to the digest.
+    public mutating func update(bytes: UnsafeRawBufferPointer) {
+        _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    }
+
     /// Adds the UTF-8 bytes of `text` to the digest.
     public mutating func update(_ text: String) {
         var text = text

@@ -30,32 +30,43 @@ struct BlobStore: Sendable {
     /// writer passes `false` and calls ``flushFileSystem()`` once before it commits the rows that
     /// refer to its blobs: the same guarantee, one flush instead of two per file.
     func write(_ data: Data, durable: Bool = true) throws -> String {
-        let hex = SHA256.hexDigest(of: data)
-        let target = fileURL(forDigest: hex)
-        let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: target.path) { return hex }
-        let folder = target.deletingLastPathComponent()
-        try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(".\(hex).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        guard fileManager.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        try write(data, digest: SHA256.hexDigest(of: data), durable: durable)
+    }
+
+    /// Writes `data`, whose SHA-256 is `hex`, unless an identical blob exists (POSIX calls: a
+    /// migration writes thousands of these).
+    func write(_ data: Data, digest hex: String, durable: Bool = true) throws -> String {
+        let folder = directory.path + "/" + String(hex.prefix(2))
+        let target = folder + "/" + hex
+        if access(target, F_OK) == 0 { return hex }
+        let temporary = folder + "/.\(hex).\(getpid()).tmp"
+        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == ENOENT {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         }
-        let handle = try FileHandle(forWritingTo: temporary)
-        do {
-            try handle.write(contentsOf: data)
-            if durable { try handle.synchronize() }
-            try handle.close()
-        } catch {
-            try? handle.close()
-            try? fileManager.removeItem(at: temporary)
-            throw error
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                done += written
+            }
         }
-        if rename(temporary.path, target.path) != 0 {
-            let code = errno
-            try? fileManager.removeItem(at: temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        if failure == 0, durable, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, target) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
         }
-        if durable { Self.syncDirectory(folder.path) }
+        if durable { Self.syncDirectory(folder) }
         return hex
     }
 

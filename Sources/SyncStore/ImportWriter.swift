@@ -11,7 +11,9 @@ final class ImportWriter {
     /// Whether a blob file was written without its own fsync (see ``BlobStore/flushFileSystem()``).
     private(set) var wroteBlobs = false
     /// The insert statement of each entity written so far.
-    private var inserts: [String: Statement] = [:]
+    private var inserts: [String: RawStatement] = [:]
+    /// The history insert, once prepared.
+    private var changeInsert: RawStatement?
 
     init(db: Database, store: SyncStore, now: Date) {
         self.db = db
@@ -31,35 +33,40 @@ final class ImportWriter {
         guard let plan = store.plans[entity] else {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): there is no entity named '\(entity)'")
         }
-        // Values are bound straight into the entity's prepared statement: no argument array per record.
+        // Values are bound straight into the entity's prepared statement through the C API.
         let statement = try insertStatement(plan)
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        var index: CInt = 0
-        func bind(_ value: DatabaseValue) throws {
-            index += 1
-            let code = value.bind(to: handle, at: index)
-            guard code == SQLITE_OK else {
-                throw StoreError(.io, path: store.path, message: "cannot bind value \(index) of \(record.globalID): SQLite error \(code)")
-            }
+        statement.reset()
+        statement.bind(1, record.globalID.rawValue)
+        statement.bind(2, entity)
+        statement.bind(3, now.timeIntervalSince1970)
+        if let seed = record.seed {
+            statement.bind(4, seed.set)
+            statement.bind(5, Int64(seed.version))
+        } else {
+            statement.bindNull(4)
+            statement.bindNull(5)
         }
-        try bind(record.globalID.rawValue.databaseValue)
-        try bind(entity.databaseValue)
-        try bind(now.timeIntervalSince1970.databaseValue)
-        try bind(record.seed?.set.databaseValue ?? .null)
-        try bind(record.seed.map { Int64($0.version).databaseValue } ?? .null)
+        var index: Int32 = 5
         for attribute in plan.attributes {
+            index += 1
             let given = record.values[attribute.name] ?? attribute.defaultValue ?? .null
-            try bind(try storedValue(given, attribute: attribute, entity: entity))
+            try bind(given, attribute: attribute, entity: entity, at: index, in: statement)
         }
         for relationship in plan.toOne {
-            try bind(record.toOne[relationship.name]?.rawValue.databaseValue ?? .null)
-            if relationship.order != nil { try bind(record.toOneOrder[relationship.name]?.databaseValue ?? .null) }
+            index += 1
+            if let target = record.toOne[relationship.name] { statement.bind(index, target.rawValue) } else { statement.bindNull(index) }
+            if relationship.order != nil {
+                index += 1
+                if let order = record.toOneOrder[relationship.name] { statement.bind(index, order) } else { statement.bindNull(index) }
+            }
         }
-        do {
-            try statement.execute()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw StoreError(.invalidRequest, path: store.path, message: "a record with global ID \(record.globalID) already exists")
+        let code = statement.execute()
+        guard code == SQLITE_DONE else {
+            if sqlite3_extended_errcode(db.sqliteConnection) == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ {
+                throw StoreError(.invalidRequest, path: store.path, message: "a record with global ID \(record.globalID) already exists")
+            }
+            throw StoreError.wrapping(DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))),
+                                      path: store.path, action: "write \(record.globalID)")
         }
         let layout = store.layout
         for (name, members) in record.toMany.sorted(by: { $0.key < $1.key }) {
@@ -78,11 +85,9 @@ final class ImportWriter {
 
     /// The insert statement of `plan`'s entity, prepared once per writer (so never shared with a
     /// statement that failed in another transaction), its arguments bound by ``write(_:checked:)``.
-    private func insertStatement(_ plan: EntityPlan) throws -> Statement {
+    private func insertStatement(_ plan: EntityPlan) throws -> RawStatement {
         if let statement = inserts[plan.entity] { return statement }
-        let statement = try db.makeStatement(sql: plan.insertSQL)
-        // Marks the (empty) arguments as bound, so that `execute()` steps what write(_:checked:) binds.
-        statement.setUncheckedArguments(StatementArguments())
+        let statement = try RawStatement(plan.insertSQL, db: db, path: store.path)
         inserts[plan.entity] = statement
         return statement
     }
@@ -94,28 +99,51 @@ final class ImportWriter {
         try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
                        arguments: [peer, last + 1, author, now.timeIntervalSince1970])
         let transaction = db.lastInsertedRowID
-        let insert = try db.cachedStatement(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'insert', ?, NULL)")
+        let insert = try changeInsert ?? RawStatement(
+            "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'insert', ?, NULL)", db: db, path: store.path)
+        changeInsert = insert
         var cache = HistoryPropertiesCache()
         for record in records {
             let properties = cache.properties(of: record, defaulted: store.plans[record.entity]?.defaultedAttributes ?? [])
-            try insert.execute(arguments: [transaction, record.entity, record.globalID.rawValue, properties])
+            insert.reset()
+            insert.bind(1, transaction)
+            insert.bind(2, record.entity)
+            insert.bind(3, record.globalID.rawValue)
+            insert.bind(4, properties)
+            let code = insert.execute()
+            guard code == SQLITE_DONE else {
+                throw StoreError.wrapping(DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))),
+                                          path: store.path, action: "record the history of a batch")
+            }
         }
     }
 
-    private func storedValue(_ value: AttributeValue, attribute: AttributeDescription, entity: String) throws -> DatabaseValue {
+    /// Binds `value` (normalized for `attribute`; a large binary value goes to a blob file) at `index`.
+    private func bind(_ value: AttributeValue, attribute: AttributeDescription, entity: String, at index: Int32, in statement: RawStatement) throws {
         guard let normalized = ValueCoder.normalized(value, for: attribute) else {
             throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(attribute.name) cannot hold a \(value.kindName) value")
         }
-        if case .binary(let data) = normalized, attribute.allowsExternalBinaryDataStorage, data.count > SyncStore.externalStorageThreshold {
+        switch normalized {
+        case .null: statement.bindNull(index)
+        case .integer(let number): statement.bind(index, number)
+        case .boolean(let flag): statement.bind(index, Int64(flag ? 1 : 0))
+        case .double(let number): statement.bind(index, number)
+        case .date(let date): statement.bind(index, date.timeIntervalSince1970)
+        case .decimal(let text), .string(let text), .uri(let text): statement.bind(index, text)
+        case .uuid(let uuid): statement.bind(index, uuid.uuidString)
+        case .binary(let data):
+            guard attribute.allowsExternalBinaryDataStorage, data.count > SyncStore.externalStorageThreshold else {
+                statement.bind(index, data)
+                return
+            }
             do {
                 let digest = try store.blobs.write(data, durable: false)
                 wroteBlobs = true
-                return (BlobStore.referencePrefix + digest).databaseValue
+                statement.bind(index, BlobStore.referencePrefix + digest)
             } catch {
                 throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(attribute.name): \(error.localizedDescription)",
                                  hint: "check free space and permissions of \(store.blobs.directory.path)")
             }
         }
-        return ValueCoder.databaseValue(normalized)
     }
 }

@@ -33,8 +33,23 @@ public struct RecordDigestSum: Hashable, Sendable, Codable, CustomStringConverti
         add(digest: hasher.finalize())
     }
 
+    /// Adds the line in `line` (its SHA-256, computed without allocating).
+    mutating func add(line: RecordLineBuffer) {
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digest) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            line.sha256(into: bytes.baseAddress!)
+            add(digest: UnsafeBufferPointer(bytes))
+        }
+    }
+
     /// Adds a 32-byte digest.
     public mutating func add(digest bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { add(digest: $0) }
+    }
+
+    /// Adds a 32-byte digest held in a buffer.
+    private mutating func add(digest bytes: UnsafeBufferPointer<UInt8>) {
         var carry: UInt64 = 0
         for word in (0..<4).reversed() {
             var value: UInt64 = 0

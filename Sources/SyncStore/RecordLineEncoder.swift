@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import GRDBSQLite
 import ObjectModel
 
 /// Writes the canonical `R` line of one record (see `docs/format.md#the-content-digest`), from a
@@ -22,32 +24,141 @@ struct RecordLineEncoder: Sendable {
         selectSQL = "SELECT \(selected.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ? ORDER BY _gid"
     }
 
-    /// The line of a row selected by ``selectSQL``, and how many to-one links it holds.
-    func line(fromRow row: Row) -> (String, Int) {
-        var line = "R \(SyncStore.field(row[0] as String)) \(SyncStore.field((row[1] as String?) ?? "-")) \((row[2] as Int64?).map(String.init) ?? "-")"
+    /// Writes the line of the current row of `statement` (prepared from ``selectSQL``) into `line`;
+    /// returns how many to-one links the row holds.
+    func write(row statement: RawStatement, into line: inout RecordLineBuffer) -> Int {
+        let handle = statement.handle
+        line.clear()
+        line.append("R ")
+        Self.appendField(column: 0, of: handle, into: &line)
+        line.append(" ")
+        if sqlite3_column_type(handle, 1) == SQLITE_NULL { line.append("1:-") } else { Self.appendField(column: 1, of: handle, into: &line) }
+        line.append(" ")
+        if sqlite3_column_type(handle, 2) == SQLITE_NULL { line.append("-") } else { line.append(decimal: sqlite3_column_int64(handle, 2)) }
         for (index, attribute) in attributes.enumerated() {
-            line += " \(attribute.name)=" + SyncStore.encode(row[3 + index] as DatabaseValue, type: attribute.type)
+            let column = Int32(3 + index)
+            line.append(" ")
+            line.append(attribute.name)
+            line.append("=")
+            switch (sqlite3_column_type(handle, column), attribute.type) {
+            case (SQLITE_NULL, _):
+                line.append("~")
+            case (SQLITE_INTEGER, .integer16), (SQLITE_INTEGER, .integer32), (SQLITE_INTEGER, .integer64):
+                line.append("i")
+                line.append(decimal: sqlite3_column_int64(handle, column))
+            case (SQLITE_INTEGER, .boolean):
+                line.append(sqlite3_column_int64(handle, column) != 0 ? "b1" : "b0")
+            case (SQLITE_FLOAT, .double), (SQLITE_FLOAT, .float):
+                line.append("d")
+                line.append(hex: sqlite3_column_double(handle, column).bitPattern)
+            case (SQLITE_FLOAT, .date):
+                line.append("t")
+                line.append(hex: Self.dateBits(sqlite3_column_double(handle, column)))
+            case (SQLITE_TEXT, .string):
+                line.append("s")
+                Self.appendField(column: column, of: handle, into: &line)
+            default:
+                // Everything rarer goes through the one general encoder.
+                line.append(SyncStore.encode(Self.databaseValue(column: column, of: handle), type: attribute.type))
+            }
         }
         var links = 0
         for (index, relationship) in toOne.enumerated() {
-            let target = row[3 + attributes.count + index] as String?
-            if target != nil { links += 1 }
-            line += " \(relationship.name)->" + (target.map(SyncStore.field) ?? "-")
+            let column = Int32(3 + attributes.count + index)
+            line.append(" ")
+            line.append(relationship.name)
+            line.append("->")
+            if sqlite3_column_type(handle, column) == SQLITE_NULL {
+                line.append("-")
+            } else {
+                links += 1
+                Self.appendField(column: column, of: handle, into: &line)
+            }
         }
-        return (line, links)
+        return links
     }
 
-    /// The line the record will have once imported.
-    func line(for record: ImportRecord) -> String {
-        var line = "R \(SyncStore.field(record.globalID.rawValue)) \(SyncStore.field(record.seed?.set ?? "-")) \(record.seed.map { String($0.version) } ?? "-")"
+    /// Writes the line `record` will have once imported into `line`.
+    func write(_ record: ImportRecord, into line: inout RecordLineBuffer) {
+        line.clear()
+        line.append("R ")
+        line.appendField(record.globalID.rawValue)
+        line.append(" ")
+        line.appendField(record.seed?.set ?? "-")
+        line.append(" ")
+        if let seed = record.seed { line.append(decimal: Int64(seed.version)) } else { line.append("-") }
         for attribute in attributes {
+            line.append(" ")
+            line.append(attribute.name)
+            line.append("=")
             let given = record.values[attribute.name] ?? attribute.defaultValue ?? .null
-            let stored = ValueCoder.normalized(given, for: attribute).map(ValueCoder.databaseValue) ?? .null
-            line += " \(attribute.name)=" + SyncStore.encode(stored, type: attribute.type)
+            let stored = ValueCoder.normalized(given, for: attribute) ?? .null
+            switch (stored, attribute.type) {
+            case (.null, _):
+                line.append("~")
+            case (.integer(let number), .integer16), (.integer(let number), .integer32), (.integer(let number), .integer64):
+                line.append("i")
+                line.append(decimal: number)
+            case (.boolean(let flag), .boolean):
+                line.append(flag ? "b1" : "b0")
+            case (.double(let number), .double), (.double(let number), .float):
+                line.append("d")
+                line.append(hex: number.bitPattern)
+            case (.date(let date), .date):
+                line.append("t")
+                line.append(hex: Self.dateBits(date.timeIntervalSince1970))
+            case (.string(let text), .string) where !text.utf8.contains(0):
+                line.append("s")
+                line.appendField(text)
+            default:
+                line.append(SyncStore.encode(ValueCoder.databaseValue(stored), type: attribute.type))
+            }
         }
         for relationship in toOne {
-            line += " \(relationship.name)->" + (record.toOne[relationship.name].map { SyncStore.field($0.rawValue) } ?? "-")
+            line.append(" ")
+            line.append(relationship.name)
+            line.append("->")
+            if let target = record.toOne[relationship.name] { line.appendField(target.rawValue) } else { line.append("-") }
         }
-        return line
+    }
+
+    /// The line the record will have once imported, as text.
+    func line(for record: ImportRecord) -> String {
+        var line = RecordLineBuffer()
+        write(record, into: &line)
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+
+    /// The bits the line gives a date stored as `seconds` since 1970: those of the date read back
+    /// (``ValueCoder`` makes a `Date` of it), so that both sides of a migration agree to the bit.
+    private static func dateBits(_ seconds: Double) -> UInt64 {
+        Date(timeIntervalSince1970: seconds).timeIntervalSince1970.bitPattern
+    }
+
+    /// Appends `<length>:<text>` for a TEXT (or BLOB) column.
+    private static func appendField(column: Int32, of handle: OpaquePointer, into line: inout RecordLineBuffer) {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let text = sqlite3_column_text(handle, column) else {
+            line.appendField(utf8: UnsafeBufferPointer(start: nil, count: 0))
+            return
+        }
+        line.appendField(utf8: UnsafeBufferPointer(start: text, count: count))
+    }
+
+    /// The column as a GRDB value, for the rare cases the general encoder handles.
+    private static func databaseValue(column: Int32, of handle: OpaquePointer) -> DatabaseValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return sqlite3_column_int64(handle, column).databaseValue
+        case SQLITE_FLOAT: return sqlite3_column_double(handle, column).databaseValue
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let text = sqlite3_column_text(handle, column) else { return "".databaseValue }
+            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self).databaseValue
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let bytes = sqlite3_column_blob(handle, column) else { return Data().databaseValue }
+            return Data(bytes: bytes, count: count).databaseValue
+        default: return .null
+        }
     }
 }

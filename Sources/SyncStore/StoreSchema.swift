@@ -6,8 +6,17 @@ enum StoreSchema {
     /// The store format this build writes and reads.
     static let formatVersion = 2
 
+    /// The `sk_metadata` key present while a store's secondary indexes are not built yet (a store
+    /// created for a bulk load: ``create(in:model:layout:deferIndexes:)``).
+    static let indexesPendingKey = "indexesPending"
+
     /// Creates every table for `model` and records the column mapping in `sk_column`.
-    static func create(in db: Database, model: ManagedModel, layout: StoreLayout) throws {
+    ///
+    /// - Parameter deferIndexes: leave out the secondary indexes (the unique `_gid` index among them)
+    ///   and mark the store with ``indexesPendingKey``, for a bulk load that builds them once at the
+    ///   end with ``createIndexes(in:layout:)``: SQLite builds an index from sorted keys far faster
+    ///   than it keeps one up to date under random inserts.
+    static func create(in db: Database, model: ManagedModel, layout: StoreLayout, deferIndexes: Bool = false) throws {
         try db.execute(sql: """
             CREATE TABLE sk_metadata (key TEXT PRIMARY KEY NOT NULL, value TEXT) WITHOUT ROWID;
             CREATE TABLE sk_model (version TEXT NOT NULL, hash TEXT NOT NULL, definition TEXT NOT NULL);
@@ -21,24 +30,18 @@ enum StoreSchema {
             CREATE TABLE sk_change (
                 id INTEGER PRIMARY KEY, tx INTEGER NOT NULL, entity TEXT NOT NULL, gid TEXT NOT NULL,
                 kind TEXT NOT NULL, properties TEXT NOT NULL, tombstone TEXT);
-            CREATE INDEX sk_change_tx ON sk_change (tx);
-            CREATE INDEX sk_change_gid ON sk_change (gid);
             CREATE TABLE sk_peer (peer TEXT PRIMARY KEY NOT NULL, is_local INTEGER NOT NULL, first_seen REAL NOT NULL) WITHOUT ROWID;
             """)
         try createMigrationTables(in: db)
         for root in model.rootEntities {
             guard let table = layout.tableOfEntity[root.name] else { continue }
             var columns = [
-                "_rowid INTEGER PRIMARY KEY", "_gid TEXT NOT NULL UNIQUE", "_entity TEXT NOT NULL",
+                "_rowid INTEGER PRIMARY KEY", "_gid TEXT NOT NULL", "_entity TEXT NOT NULL",
                 "_created REAL NOT NULL", "_updated REAL", "_seed_set TEXT", "_seed_version INTEGER",
             ]
             let extra = layout.tableColumns[table] ?? []
             columns += extra.map { "\($0.name.quotedDatabaseIdentifier) \($0.type)" }
             try db.execute(sql: "CREATE TABLE \(table.quotedDatabaseIdentifier) (\(columns.joined(separator: ", ")))")
-            try db.execute(sql: "CREATE INDEX \("\(table)__entity".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (_entity)")
-            for column in extra where column.name.hasPrefix("r_") {
-                try db.execute(sql: "CREATE INDEX \("\(table)_\(column.name)".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\(column.name.quotedDatabaseIdentifier))")
-            }
         }
         for table in layout.joinTables {
             try db.execute(sql: """
@@ -46,10 +49,40 @@ enum StoreSchema {
                     owner TEXT NOT NULL, target TEXT NOT NULL, owner_order INTEGER, target_order INTEGER,
                     PRIMARY KEY (owner, target)) WITHOUT ROWID
                 """)
-            try db.execute(sql: "CREATE INDEX \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (target)")
         }
         try recordColumns(in: db, model: model, layout: layout)
+        if deferIndexes {
+            try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, '1')", arguments: [indexesPendingKey])
+        } else {
+            try createIndexes(in: db, layout: layout)
+        }
     }
+
+    /// Creates the secondary indexes of the record, join and history tables (each only when absent)
+    /// and clears ``indexesPendingKey``.
+    ///
+    /// - Throws: `DatabaseError` with `SQLITE_CONSTRAINT` when two records share a global ID.
+    static func createIndexes(in db: Database, layout: StoreLayout) throws {
+        for table in Set(layout.tableOfEntity.values).sorted() {
+            let quoted = table.quotedDatabaseIdentifier
+            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(gidIndexName(of: table).quotedDatabaseIdentifier) ON \(quoted) (_gid)")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedDatabaseIdentifier) ON \(quoted) (_entity)")
+            for column in layout.tableColumns[table] ?? [] where column.name.hasPrefix("r_") {
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_\(column.name)".quotedDatabaseIdentifier) ON \(quoted) (\(column.name.quotedDatabaseIdentifier))")
+            }
+        }
+        for table in layout.joinTables {
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (target)")
+        }
+        try db.execute(sql: """
+            CREATE INDEX IF NOT EXISTS sk_change_tx ON sk_change (tx);
+            CREATE INDEX IF NOT EXISTS sk_change_gid ON sk_change (gid);
+            """)
+        try db.execute(sql: "DELETE FROM sk_metadata WHERE key = ?", arguments: [indexesPendingKey])
+    }
+
+    /// The name of the unique `_gid` index of an entity table.
+    static func gidIndexName(of table: String) -> String { "\(table)__gid" }
 
     /// Creates the tables added in format 2: the migration history and batch checkpoints.
     static func createMigrationTables(in db: Database) throws {

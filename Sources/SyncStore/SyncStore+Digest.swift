@@ -10,36 +10,51 @@ extension SyncStore {
     /// of every to-many relationship in their order (ordered relationships) or by global ID.
     /// Not covered: row ids, creation and update times, history, peers.
     public func contentDigest() throws -> ContentDigest {
+        try contentDigestAndRecordSums().digest
+    }
+
+    /// The content digest together with, per exact entity, the number of live records and the sum
+    /// of their line digests (``RecordDigestSum``): what a migration verifies, from the same single
+    /// pass over the records.
+    public func contentDigestAndRecordSums() throws -> (digest: ContentDigest, sums: [String: (count: Int, sum: RecordDigestSum)]) {
         try read("compute the content digest") { db in
             var total = SHA256()
             total.update("storekeep-content-digest 1\n")
             var entities: [String: ContentDigest.Entity] = [:]
+            var sums: [String: (count: Int, sum: RecordDigestSum)] = [:]
             var records = 0
             var links = 0
             for entity in model.entities.sorted(by: { $0.name < $1.name }) {
                 var hasher = SHA256()
-                let (count, entityLinks) = try digestRecords(of: entity.name, in: db, into: &hasher)
+                var sum = RecordDigestSum()
+                let (count, entityLinks) = try digestRecords(of: entity.name, in: db, into: &hasher, sum: &sum)
                 links += entityLinks
                 links += try digestToMany(of: entity.name, in: db, into: &hasher)
                 let hex = hasher.finalizeHex()
                 entities[entity.name] = ContentDigest.Entity(records: count, digest: hex)
+                sums[entity.name] = (count, sum)
                 records += count
                 total.update("\(entity.name) \(count) \(hex)\n")
             }
-            return ContentDigest(digest: total.finalizeHex(), records: records, links: links, entities: entities)
+            return (ContentDigest(digest: total.finalizeHex(), records: records, links: links, entities: entities), sums)
         }
     }
 
-    private func digestRecords(of entity: String, in db: Database, into hasher: inout SHA256) throws -> (Int, Int) {
+    /// Feeds each record's line, in global-ID order, to `hasher` and its digest to `sum`; returns
+    /// the number of records and of to-one links.
+    private func digestRecords(of entity: String, in db: Database, into hasher: inout SHA256, sum: inout RecordDigestSum) throws -> (Int, Int) {
         guard let encoder = plans[entity]?.lineEncoder else { return (0, 0) }
         var count = 0
         var links = 0
-        let cursor = try Row.fetchCursor(db, sql: encoder.selectSQL, arguments: [entity])
-        while let row = try cursor.next() {
+        let statement = try RawStatement(encoder.selectSQL, db: db, path: path)
+        statement.bind(1, entity)
+        var line = RecordLineBuffer()
+        while try statement.step() {
             count += 1
-            let (line, rowLinks) = encoder.line(fromRow: row)
-            links += rowLinks
-            hasher.update(line + "\n")
+            links += encoder.write(row: statement, into: &line)
+            sum.add(line: line)
+            line.append(byte: UInt8(ascii: "\n"))
+            line.bytes.withUnsafeBytes { hasher.update(bytes: $0) }
         }
         return (count, links)
     }
@@ -50,16 +65,30 @@ extension SyncStore {
         plans[record.entity]?.lineEncoder.line(for: record) ?? "R \(record.globalID.rawValue) ?"
     }
 
+    /// Adds the digest of `record`'s canonical line (``digestLine(of:)``) to `sum`, reusing `line`
+    /// as scratch space: the per-record step of a migration.
+    public func addDigest(of record: ImportRecord, to sum: inout RecordDigestSum, scratch line: inout RecordLineBuffer) {
+        guard let encoder = plans[record.entity]?.lineEncoder else {
+            sum.add(line: digestLine(of: record))
+            return
+        }
+        encoder.write(record, into: &line)
+        sum.add(line: line)
+    }
+
     /// The number of live records of exactly `entity` and the sum of their line digests.
     public func recordDigestSum(of entity: String) throws -> (count: Int, sum: RecordDigestSum) {
         guard let encoder = plans[entity]?.lineEncoder else { return (0, RecordDigestSum()) }
         return try read("digest records") { db in
             var sum = RecordDigestSum()
             var count = 0
-            let cursor = try Row.fetchCursor(db, sql: encoder.selectSQL, arguments: [entity])
-            while let row = try cursor.next() {
+            let statement = try RawStatement(encoder.selectSQL, db: db, path: path)
+            statement.bind(1, entity)
+            var line = RecordLineBuffer()
+            while try statement.step() {
                 count += 1
-                sum.add(line: encoder.line(fromRow: row).0)
+                _ = encoder.write(row: statement, into: &line)
+                sum.add(line: line)
             }
             return (count, sum)
         }

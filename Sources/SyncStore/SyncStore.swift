@@ -59,10 +59,13 @@ public final class SyncStore: Sendable {
     ///   - contentName: the sync namespace (letters, digits, `.`, `_`, `-`; used as a folder name).
     ///   - peerID: this replica's peer ID; a new UUID when `nil`.
     ///   - accountToken: the account the data belongs to, when known.
+    ///   - deferIndexes: create the store without its secondary indexes, for a bulk load that ends
+    ///     with ``buildPendingIndexes()``; until then the store holds the `indexesPending` mark and
+    ///     global IDs are not checked for uniqueness.
     /// - Throws: ``StoreError`` (`cannotCreate`, `unusableModel`, `invalidRequest`, `io`).
     public static func create(
         at path: String, model: ManagedModel, contentName: String, peerID: String? = nil,
-        accountToken: String? = nil
+        accountToken: String? = nil, deferIndexes: Bool = false
     ) throws -> SyncStore {
         try validate(name: contentName, what: "content name", path: path)
         let peer = peerID ?? UUID().uuidString
@@ -94,7 +97,7 @@ public final class SyncStore: Sendable {
             _ = try queue.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
             try queue.write { db in
                 let layout = StoreLayout(model: model)
-                try StoreSchema.create(in: db, model: model, layout: layout)
+                try StoreSchema.create(in: db, model: model, layout: layout, deferIndexes: deferIndexes)
                 let now = Date()
                 let values: [(String, String?)] = [
                     ("storeUUID", UUID().uuidString), ("formatVersion", String(StoreSchema.formatVersion)),
@@ -125,7 +128,7 @@ public final class SyncStore: Sendable {
             throw StoreError(.cannotCreate, path: path, message: "cannot move the new store into place: \(reason)")
         }
         BlobStore.syncDirectory(folder.path)
-        return try open(at: path)
+        return try open(at: path, buildingPendingIndexes: false)
     }
 
     /// Opens an existing store.
@@ -137,9 +140,16 @@ public final class SyncStore: Sendable {
     ///     entities that differ.
     ///   - readOnly: open without the right to write (nothing is written to the file). A store of an
     ///     earlier format opened for writing is upgraded in place to the current format.
+    ///   - buildingPendingIndexes: for a store opened for writing whose indexes a bulk load left
+    ///     unbuilt (``create(at:model:contentName:peerID:accountToken:deferIndexes:)``), build them
+    ///     now (the default), so that ordinary writes meet every index; a migration resuming its bulk
+    ///     load passes `false`.
     /// - Throws: ``StoreError`` (`notFound`, `notSQLite`, `notAStore`, `unknownFormat`, `damaged`,
-    ///   `modelMismatch`, `busy`, `io`).
-    public static func open(at path: String, expecting expected: ManagedModel? = nil, readOnly: Bool = false) throws -> SyncStore {
+    ///   `modelMismatch`, `busy`, `io`; `invalidRequest` when pending indexes find two records with
+    ///   one global ID).
+    public static func open(
+        at path: String, expecting expected: ManagedModel? = nil, readOnly: Bool = false, buildingPendingIndexes: Bool = true
+    ) throws -> SyncStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.notFound, path: path, message: "no such store", hint: "check the path, or create a store with `storekeep init`")
         }
@@ -162,7 +172,11 @@ public final class SyncStore: Sendable {
         if let expected {
             try StoreReader.requireModel(expected, matches: model, metadata: metadata, path: path)
         }
-        return SyncStore(path: path, metadata: metadata, model: model, database: queue, readOnly: readOnly)
+        let store = SyncStore(path: path, metadata: metadata, model: model, database: queue, readOnly: readOnly)
+        if !readOnly, buildingPendingIndexes, try store.hasPendingIndexes() {
+            try store.buildPendingIndexes()
+        }
+        return store
     }
 
     /// Removes `.<name>.creating-<pid>` files (and their `-wal`, `-shm`, `-journal`) left beside

@@ -39,7 +39,7 @@ struct MigrateCommand: StorekeepCommand {
 
     /// Records per batch.
     @Option(help: "Records per batch: one transaction and one checkpoint each.")
-    var batchSize: Int = 10_000
+    var batchSize: Int = 5_000
 
     /// Print the plan and write nothing.
     @Flag(help: "Print the plan and write nothing.")

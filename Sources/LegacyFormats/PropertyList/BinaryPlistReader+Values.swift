@@ -133,3 +133,29 @@ extension BinaryPlistReader {
         return String(decoding: units, as: UTF16.self)
     }
 }
+
+extension BinaryPlistReader {
+    /// The values of the `selection`'s keys in dictionary `reference`, in the selection's order
+    /// (`nil` where absent); only those values are read. When the object is not a dictionary,
+    /// `nil` and its type name.
+    func selectedValues(
+        _ reference: UInt64, selection: PropertyListKeySelection, walk: inout BinaryWalk
+    ) throws(PropertyListError) -> (values: [PropertyListValue?]?, typeName: String) {
+        let object = try object(reference)
+        walk.remaining -= 1
+        guard object.kind == 0xD else { return (nil, object.typeName) }
+        if walk.ancestors.contains(object.reference) {
+            throw .binary(path, offset: object.offset, "object #\(object.reference) contains itself (a reference cycle)")
+        }
+        walk.ancestors.append(object.reference)
+        var values = [PropertyListValue?](repeating: nil, count: selection.keys.count)
+        for index in 0..<object.count {
+            let keyReference = try self.reference(in: object.payload, at: index)
+            let slot = try selection.slot(ofReference: keyReference) { () throws(PropertyListError) in try keyString(keyReference) }
+            guard slot >= 0 else { continue }
+            values[slot] = try value(self.reference(in: object.payload, at: object.count + index), walk: &walk)
+        }
+        walk.ancestors.removeLast()
+        return (values, "dictionary")
+    }
+}

@@ -131,6 +131,37 @@ public final class PropertyListDocument {
         }
     }
 
+    /// Like ``forEachElement(atKeyPath:from:_:)``, but gives `body` only the values of the
+    /// `selection`'s keys of each element (in its order, `nil` where absent), or `nil` and the
+    /// element's type name when the element is not a dictionary. A binary file reads only those
+    /// values; this is the fast path of a migration, which maps a few keys of millions of elements.
+    public func forEachElement(
+        atKeyPath path: String, from start: Int = 0, selecting selection: PropertyListKeySelection,
+        _ body: (Int, [PropertyListValue?]?, String) throws -> Bool
+    ) throws {
+        guard case .binary(let binary) = reader else {
+            try forEachElement(atKeyPath: path, from: start) { index, element in
+                guard case .dictionary(let entries) = element else { return try body(index, nil, element.typeName) }
+                return try body(index, selection.keys.map { entries[$0] }, "dictionary")
+            }
+            return
+        }
+        guard start >= 0 else {
+            throw PropertyListError(path: self.path, problem: "the start index \(start) is negative", failureKind: .usage)
+        }
+        guard let reference = try binary.locate(Self.keys(path)) else { return }
+        let array = try binary.object(reference)
+        try requireArray(array.typeName, path)
+        var index = start
+        while index < array.count {
+            var walk = binary.startWalk()
+            walk.ancestors.append(reference)
+            let (values, typeName) = try binary.selectedValues(binary.reference(in: array.payload, at: index), selection: selection, walk: &walk)
+            guard try body(index, values, typeName) else { return }
+            index += 1
+        }
+    }
+
     /// A summary of the whole tree (see ``PropertyListShape``), from one pass with bounded memory.
     /// Below `maxDepth` levels only types and counts are kept; a dictionary place with more than
     /// `maxKeys` distinct keys is summarised like an array.

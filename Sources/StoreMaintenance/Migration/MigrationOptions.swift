@@ -20,7 +20,7 @@ public struct MigrationOptions: Sendable {
     public var peerID: String?
 
     /// Creates options; the defaults suit most sources.
-    public init(batchSize: Int = 10_000, batchBytes: Int = 32 << 20, onError: OnError = .stop,
+    public init(batchSize: Int = 5_000, batchBytes: Int = 16 << 20, onError: OnError = .stop,
                 contentName: String? = nil, peerID: String? = nil) {
         self.batchSize = batchSize
         self.batchBytes = batchBytes

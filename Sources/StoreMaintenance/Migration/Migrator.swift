@@ -102,13 +102,22 @@ public struct Migrator {
         var seconds: [String: Double] = [:]
         for (index, stream) in source.streams.enumerated() {
             let started = Date()
+            let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id)
             var runner = StreamRunner(
-                stream: stream, store: store, migration: run.id, options: options,
+                stream: stream, store: store, migration: run.id, options: options, committer: committer,
                 checkpoint: checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0))
-            let stopped = try runner.run { done, handledNow in
-                progress(MigrationProgress(stream: stream.name, entity: stream.entity, done: done, total: estimates[index],
-                                           doneThisRun: doneThisRun + handledNow, grandTotal: grandTotal))
+            let stopped: MigrationRejection?
+            do {
+                stopped = try runner.run { done, handledNow in
+                    progress(MigrationProgress(stream: stream.name, entity: stream.entity, done: done, total: estimates[index],
+                                               doneThisRun: doneThisRun + handledNow, grandTotal: grandTotal))
+                }
+            } catch {
+                // What was handed over still commits (each batch with its checkpoint) before the error goes up.
+                try? committer.finish()
+                throw error
             }
+            try committer.finish()
             doneThisRun += runner.handledThisRun
             seconds[stream.name] = Date().timeIntervalSince(started)
             if let stopped {
@@ -120,7 +129,8 @@ public struct Migrator {
                 return result
             }
         }
-        try verify(store: store, runID: run.id)
+        try buildIndexes(of: store)
+        let content = try verify(store: store, runID: run.id)
         try store.finishMigration(run.id, success: true)
         let rejections = try store.rejections(migration: run.id)
         var result = try report(store: store, runID: run.id, outcome: .completed, resumed: unfinished != nil, seconds: seconds, verified: true)
@@ -128,15 +138,28 @@ public struct Migrator {
             try RejectionReport.write(rejections, for: target)
             result.rejectedReport = RejectionReport.path(for: target)
         }
-        result.digest = try store.contentDigest().digest
+        result.digest = content.digest
         return result
     }
 
+    /// A new target is a bulk load: it is created without its secondary indexes, built once at the end.
     private func openTarget(model: ManagedModel) throws -> SyncStore {
         if FileManager.default.fileExists(atPath: target) {
-            return try SyncStore.open(at: target, expecting: model)
+            return try SyncStore.open(at: target, expecting: model, buildingPendingIndexes: false)
         }
-        return try SyncStore.create(at: target, model: model, contentName: options.contentName ?? contentName(for: model), peerID: options.peerID)
+        return try SyncStore.create(at: target, model: model, contentName: options.contentName ?? contentName(for: model),
+                                    peerID: options.peerID, deferIndexes: true)
+    }
+
+    /// Builds the indexes the bulk load left out; two records with one global ID are the source's fault.
+    private func buildIndexes(of store: SyncStore) throws {
+        do {
+            try store.buildPendingIndexes()
+        } catch let error as StoreError where error.reason == .invalidRequest {
+            throw MaintenanceError(
+                path: source.location, problem: "cannot finish the migration into \(target): \(error.message)",
+                hint: error.hint ?? "correct the source, then migrate into a new target", failureKind: .badInput)
+        }
     }
 
     private func contentName(for model: ManagedModel) -> String {
@@ -156,8 +179,9 @@ public struct Migrator {
         }
     }
 
-    /// Compares, per entity, the records and digest sums the streams wrote with what the store holds.
-    private func verify(store: SyncStore, runID: Int64) throws {
+    /// Compares, per entity, the records and digest sums the streams wrote with what the store holds;
+    /// returns the store's content digest, from the same pass.
+    private func verify(store: SyncStore, runID: Int64) throws -> ContentDigest {
         let checkpoints = try store.checkpoints(migration: runID)
         var expected: [String: (rows: Int, sum: RecordDigestSum)] = [:]
         for stream in source.streams {
@@ -167,8 +191,9 @@ public struct Migrator {
             entry.sum.add(checkpoint.digest)
             expected[stream.entity] = entry
         }
+        let (content, sums) = try store.contentDigestAndRecordSums()
         for (entity, wanted) in expected.sorted(by: { $0.key < $1.key }) {
-            let (count, sum) = try store.recordDigestSum(of: entity)
+            let (count, sum) = sums[entity] ?? (0, RecordDigestSum())
             guard count == wanted.rows, sum == wanted.sum else {
                 try store.finishMigration(runID, success: false)
                 throw MaintenanceError(
@@ -178,6 +203,7 @@ public struct Migrator {
                     failureKind: .internalFailure)
             }
         }
+        return content
     }
 
     private func report(store: SyncStore, runID: Int64, outcome: MigrationReport.Outcome, resumed: Bool,

@@ -1,26 +1,31 @@
 import Foundation
 import SyncStore
 
-/// Reads one stream into the store in batches, each committed with its checkpoint.
+/// Reads one stream into the store in batches, each committed with its checkpoint by a
+/// ``BatchCommitter`` while the next batch is read.
 struct StreamRunner {
     let stream: any MigrationStream
     let store: SyncStore
     let migration: Int64
     let options: MigrationOptions
+    let committer: BatchCommitter
     /// Where the stream stands (what the store has committed, plus the open batch).
     var checkpoint: MigrationCheckpoint
     /// Items handled in this run.
     private(set) var handledThisRun = 0
 
-    init(stream: any MigrationStream, store: SyncStore, migration: Int64, options: MigrationOptions, checkpoint: MigrationCheckpoint) {
+    init(stream: any MigrationStream, store: SyncStore, migration: Int64, options: MigrationOptions, committer: BatchCommitter,
+         checkpoint: MigrationCheckpoint) {
         self.stream = stream
         self.store = store
         self.migration = migration
         self.options = options
+        self.committer = committer
         self.checkpoint = checkpoint
     }
 
-    /// Runs the stream to its end, or to the first rejected record under `--on-error stop`, which it returns.
+    /// Runs the stream to its end, or to the first rejected record under `--on-error stop`, which it
+    /// returns. The last batch is handed to the committer, not necessarily committed yet.
     mutating func run(progress: (_ done: Int, _ handledThisRun: Int) -> Void) throws -> MigrationRejection? {
         var batch: [ImportRecord] = []
         var rejections: [MigrationRejection] = []
@@ -29,14 +34,16 @@ struct StreamRunner {
         var stopped: MigrationRejection?
         let store = self.store
         let options = self.options
+        let committer = self.committer
+        var line = RecordLineBuffer()
         let entity = stream.entity
         let streamName = stream.name
         func flush(_ runner: inout StreamRunner) throws {
             guard runner.checkpoint.position != committed.position else { return }
-            try store.importBatch(batch, rejections: rejections, author: Migrator.author, migration: runner.migration, checkpoint: runner.checkpoint,
-                                  checked: true)
+            try committer.submit(BatchCommitter.Batch(records: batch, rejections: rejections, checkpoint: runner.checkpoint))
             committed = runner.checkpoint
-            batch.removeAll(keepingCapacity: true)
+            batch = []
+            batch.reserveCapacity(options.batchSize)
             rejections.removeAll()
             bytes = 0
             progress(runner.checkpoint.rows + runner.checkpoint.rejected, runner.handledThisRun)
@@ -52,7 +59,7 @@ struct StreamRunner {
                     runner.checkpoint.rejected += 1
                 } else {
                     batch.append(record)
-                    runner.checkpoint.digest.add(line: store.digestLine(of: record))
+                    store.addDigest(of: record, to: &runner.checkpoint.digest, scratch: &line)
                     runner.checkpoint.rows += 1
                     bytes += Self.approximateSize(of: record)
                 }

@@ -24,14 +24,7 @@ struct PropertyListEntityStream: MigrationStream {
         for relationship in rule.relationships where lookups[relationship.relationship] == nil {
             lookups[relationship.relationship] = try store.globalIDs(byValueOf: relationship.match, of: relationship.entity)
         }
-        var types: [String: AttributeType] = [:]
-        for attribute in rule.attributes { types[attribute.attribute] = model.attribute(attribute.attribute, of: rule.entity)?.type ?? .undefined }
-        for relationship in rule.relationships {
-            types["->" + relationship.relationship] = model.attribute(relationship.match, of: relationship.entity)?.type ?? .string
-        }
-        let convert = { (index: Int, value: PropertyListValue) -> MigrationItem in
-            self.item(index: index, element: value, store: store, lookups: lookups, types: types)
-        }
+        let plan = PropertyListRecordPlan(rule: rule, model: model, lookups: lookups)
         let isArray: Bool
         do {
             isArray = try document.elementCount(atKeyPath: rule.from) != nil
@@ -39,67 +32,66 @@ struct PropertyListEntityStream: MigrationStream {
             isArray = false
         }
         if isArray {
-            try document.forEachElement(atKeyPath: rule.from, from: Int(position + 1)) { index, value in
-                try body(convert(index, value))
+            try document.forEachElement(atKeyPath: rule.from, from: Int(position + 1), selecting: plan.selection) { index, values, typeName in
+                try body(item(index: index, values: values, typeName: typeName, plan: plan, store: store))
             }
         } else if position < 0, let value = try document.value(atKeyPath: rule.from) {
-            _ = try body(convert(0, value))
+            if case .dictionary(let entries) = value {
+                _ = try body(item(index: 0, values: plan.selection.keys.map { entries[$0] }, typeName: "dictionary", plan: plan, store: store))
+            } else {
+                _ = try body(item(index: 0, values: nil, typeName: value.typeName, plan: plan, store: store))
+            }
         }
     }
 
-    private func item(
-        index: Int, element: PropertyListValue, store: SyncStore, lookups: [String: [AttributeValue: GlobalID]], types: [String: AttributeType]
-    ) -> MigrationItem {
+    /// The record (or the reason it is rejected) of the element at `index`, from the values of the
+    /// plan's keys (`nil` when the element is not a dictionary).
+    private func item(index: Int, values selected: [PropertyListValue?]?, typeName: String, plan: PropertyListRecordPlan, store: SyncStore) -> MigrationItem {
         let position = Int64(index)
-        let place = "\(rule.from)[\(index)]"
-        guard case .dictionary = element else {
-            return .rejected(position: position, reason: "\(place) is a \(element.typeName), not a dictionary")
+        func place() -> String { "\(rule.from)[\(index)]" }
+        guard let selected else {
+            return .rejected(position: position, reason: "\(place()) is a \(typeName), not a dictionary")
         }
         var values: [String: AttributeValue] = [:]
-        for attribute in rule.attributes {
-            guard let found = Self.value(in: element, keyPath: attribute.key) else { continue }
-            switch PropertyListValueConverter.convert(found, to: types[attribute.attribute] ?? .undefined) {
-            case .success(let value): values[attribute.attribute] = value
-            case .failure(let problem): return .rejected(position: position, reason: "\(place).\(attribute.key): \(problem.reason)")
+        values.reserveCapacity(plan.attributes.count)
+        for attribute in plan.attributes {
+            guard let found = attribute.path.value(in: selected) else { continue }
+            switch PropertyListValueConverter.convert(found, to: attribute.type) {
+            case .success(let value): values[attribute.name] = value
+            case .failure(let problem): return .rejected(position: position, reason: "\(place()).\(attribute.key): \(problem.reason)")
             }
         }
         var toOne: [String: GlobalID] = [:]
-        for relationship in rule.relationships {
-            guard let found = Self.value(in: element, keyPath: relationship.key) else { continue }
-            guard case .success(let key) = PropertyListValueConverter.convert(found, to: types["->" + relationship.relationship] ?? .string),
-                  let target = lookups[relationship.relationship]?[key] else {
+        for relationship in plan.relationships {
+            guard let found = relationship.path.value(in: selected) else { continue }
+            guard case .success(let key) = PropertyListValueConverter.convert(found, to: relationship.matchType),
+                  let target = relationship.targets[key] else {
                 return .rejected(position: position,
-                                 reason: "\(place).\(relationship.key): \(Self.describe(found)) matches no \(relationship.entity) (by \(relationship.match))")
+                                 reason: "\(place()).\(relationship.rule.key): \(Self.describe(found)) matches no \(relationship.rule.entity) (by \(relationship.rule.match))")
             }
-            toOne[relationship.relationship] = target
+            toOne[relationship.rule.relationship] = target
         }
         var seed: SeedMark?
-        if let rule = rule.seed {
-            if let flag = rule.when {
-                if case .boolean(true)? = Self.value(in: element, keyPath: flag) { seed = SeedMark(set: rule.set, version: rule.version) }
+        if let seedRule = rule.seed {
+            if let flag = plan.seedFlag {
+                if case .boolean(true)? = flag.value(in: selected) { seed = SeedMark(set: seedRule.set, version: seedRule.version) }
             } else {
-                seed = SeedMark(set: rule.set, version: rule.version)
+                seed = SeedMark(set: seedRule.set, version: seedRule.version)
             }
         }
         let id: GlobalID
         switch rule.identity {
         case .key(let key):
-            guard case .string(let text)? = Self.value(in: element, keyPath: key), !text.isEmpty else {
-                return .rejected(position: position, reason: "\(place) has no text '\(key)' to use as its global ID")
+            guard case .string(let text)? = plan.identityKey?.value(in: selected), !text.isEmpty else {
+                return .rejected(position: position, reason: "\(place()) has no text '\(key)' to use as its global ID")
             }
-            id = GlobalID(UUID(uuidString: text)?.uuidString ?? text)
+            id = GlobalID(CanonicalUUIDText.canonical(text))
         case .seedKey:
             id = store.seedGlobalID(entity: rule.entity, values: values)
         case .position:
             id = GlobalID("\(mappingName)/\(rule.entity)/\(index)")
         }
         return .record(position: position, ImportRecord(entity: rule.entity, globalID: id, values: values, toOne: toOne, seed: seed))
-    }
-
-    private static func value(in element: PropertyListValue, keyPath: String) -> PropertyListValue? {
-        var current: PropertyListValue? = element
-        for key in keyPath.split(separator: ".") { current = current?[key: String(key)] }
-        return current
     }
 
     private static func describe(_ value: PropertyListValue) -> String {

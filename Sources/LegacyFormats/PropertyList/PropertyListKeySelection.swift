@@ -1,0 +1,28 @@
+/// The dictionary keys a caller wants from each element of an array (see
+/// ``PropertyListDocument/forEachElement(atKeyPath:from:selecting:_:)``): only their values are
+/// read, and a binary file's key objects are matched once, by reference, not once per element.
+public final class PropertyListKeySelection {
+    /// The keys, in the order their values are returned.
+    public let keys: [String]
+    private let slotOfKey: [String: Int]
+    /// Binary files: key object reference → slot in ``keys``, or -1 for a key not selected.
+    private var slotOfReference: [UInt64: Int] = [:]
+
+    /// Selects `keys` (a key listed twice gets the first slot).
+    public init(keys: [String]) {
+        self.keys = keys
+        slotOfKey = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The slot of `key`, or `nil` when it is not selected.
+    func slot(of key: String) -> Int? { slotOfKey[key] }
+
+    /// The slot of the key object `reference` (-1: not selected), working it out with `key` once.
+    func slot(ofReference reference: UInt64, key: () throws(PropertyListError) -> String) throws(PropertyListError) -> Int {
+        if let slot = slotOfReference[reference] { return slot }
+        let slot = slotOfKey[try key()] ?? -1
+        if slotOfReference.count >= 4_096 { slotOfReference.removeAll(keepingCapacity: true) }
+        slotOfReference[reference] = slot
+        return slot
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import SyncStore
+
+/// Commits a migration's batches on a thread of its own, so that reading and converting the next
+/// batch overlaps with SQLite writing this one (the machine has at least two cores to give).
+///
+/// At most one batch is being written while the caller fills the next: ``submit(_:)`` waits for the
+/// previous batch to be committed, which bounds memory to two batches. Batches commit in the order
+/// submitted, each with its checkpoint, so a killed run resumes exactly as a single-threaded one would.
+///
+/// ```swift
+/// let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id)
+/// try committer.submit(.init(records: records, rejections: [], checkpoint: checkpoint))
+/// try committer.finish()   // waits for the last batch; rethrows the first failure
+/// ```
+final class BatchCommitter: @unchecked Sendable {
+    /// One batch: its records, its rejected records and the checkpoint it brings the stream to.
+    struct Batch: Sendable {
+        let records: [ImportRecord]
+        let rejections: [MigrationRejection]
+        let checkpoint: MigrationCheckpoint
+    }
+
+    private let store: SyncStore
+    private let author: String
+    private let migration: Int64
+    // Everything below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var pending: Batch?
+    private var failure: (any Error)?
+    private var closing = false
+    private var running = true
+
+    /// Starts the committing thread.
+    init(store: SyncStore, author: String, migration: Int64) {
+        self.store = store
+        self.author = author
+        self.migration = migration
+        let thread = Thread { [self] in commitLoop() }
+        thread.name = "storekeep.commit"
+        thread.start()
+    }
+
+    /// Hands a batch over; waits while the previous one is still being written.
+    ///
+    /// - Throws: the error that made an earlier batch fail (nothing more is written after it).
+    func submit(_ batch: Batch) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending != nil, failure == nil { condition.wait() }
+        if let failure { throw failure }
+        pending = batch
+        condition.broadcast()
+    }
+
+    /// Waits until every submitted batch is committed and stops the thread.
+    ///
+    /// - Throws: the first error a batch met.
+    func finish() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        closing = true
+        condition.broadcast()
+        while running { condition.wait() }
+        if let failure { throw failure }
+    }
+
+    private func commitLoop() {
+        while true {
+            condition.lock()
+            while pending == nil, !closing { condition.wait() }
+            guard let batch = pending, failure == nil else {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            condition.unlock()
+            var error: (any Error)?
+            do {
+                try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
+                                      checkpoint: batch.checkpoint, checked: true)
+            } catch let caught {
+                error = caught
+            }
+            condition.lock()
+            if let error { failure = error }
+            pending = nil
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
