@@ -112,6 +112,28 @@ struct PropertyListRoundTripTests {
         }
     }
 
+    @Test(arguments: ["xml", "binary"]) func selectedKeysAreTheElementsOwnValues(_ format: String) throws {
+        let document = format == "xml" ? xml : binary
+        let selection = PropertyListKeySelection(keys: ["tags", "name", "missing", "age"])
+        for start in [0, 2] {
+            var seen: [(Int, [PropertyListValue?])] = []
+            try document.forEachElement(atKeyPath: "people", from: start, selecting: selection) { index, values, typeName in
+                #expect(typeName == "dictionary")
+                seen.append((index, try #require(values)))
+                return true
+            }
+            guard case .array(let people)? = Self.expected[key: "people"] else { return }
+            #expect(seen.map(\.0) == Array(start..<3))
+            #expect(seen.map(\.1) == people.dropFirst(start).map { person in selection.keys.map { person[key: $0] } })
+        }
+        var types: [String] = []
+        try document.forEachElement(atKeyPath: "mixed", selecting: selection) { _, values, typeName in
+            if values == nil { types.append(typeName) }
+            return true
+        }
+        #expect(types == ["integer", "string", "real", "boolean", "array"], "elements that are not dictionaries say what they are")
+    }
+
     struct Stop: Error, Equatable {}
 
     @Test(arguments: ["xml", "binary"]) func bodyErrorsComeOutUnchanged(_ format: String) throws {

@@ -219,3 +219,43 @@ struct MigratePropertyListTests {
         #expect(!FileManager.default.fileExists(atPath: target + ".lock"), "the lock is released at the end")
     }
 }
+
+/// Global IDs taken from the data file's `id` keys: canonical UUID text, and unique.
+@Suite("storekeep migrate: global IDs from the source")
+struct MigrateGlobalIDTests {
+    @Test("a lowercase UUID id becomes its canonical uppercase text; other ids are kept as they are")
+    func canonicalIDs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 20)
+        try SpeechTimerData.editSpeeches(of: source, """
+            s[1]['id'] = 'abcdef01-2345-6789-abcd-ef0123456789'
+            s[2]['id'] = 'legacy-speech-2'
+            """)
+        let target = directory.url.appendingPathComponent("t.store").path
+        let result = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping])
+        #expect(result.status == 0, "\(result)")
+        let store = try SyncStore.open(at: target, readOnly: true)
+        #expect(try store.record(GlobalID("ABCDEF01-2345-6789-ABCD-EF0123456789")) != nil)
+        #expect(try store.record(GlobalID("legacy-speech-2")) != nil)
+        #expect(try store.globalIDs(of: "Speech").count == 20)
+    }
+
+    @Test("two speeches with the same id stop the run with exit 65 naming the id, and a rerun says the same")
+    func duplicateIDs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 30)
+        try SpeechTimerData.editSpeeches(of: source, "s[3]['id'] = s[27]['id'] = 'SPEECH-TWICE'")
+        let target = directory.url.appendingPathComponent("t.store").path
+        for _ in 0..<2 {
+            let result = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "10"])
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stderr.contains("more than one record has the same global ID"), "\(result.stderr)")
+            #expect(result.stderr.contains("SPEECH-TWICE (2 records of Speech)"), "\(result.stderr)")
+            #expect(result.stderr.contains(source), "the message names the source")
+        }
+        let store = try SyncStore.open(at: target, readOnly: true)
+        #expect(try store.migrations().last?.success == nil, "the run is recorded as unfinished")
+    }
+}

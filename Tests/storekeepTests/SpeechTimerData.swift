@@ -36,6 +36,21 @@ enum SpeechTimerData {
         return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] ?? [:]
     }
 
+    /// Rewrites the speeches of a data file with `statements` (Python, `s` being the list of speech
+    /// dictionaries), keeping its format.
+    static func editSpeeches(of path: String, _ statements: String) throws {
+        let script = """
+            import plistlib, sys
+            with open(sys.argv[1], 'rb') as f: raw = f.read()
+            fmt = plistlib.FMT_BINARY if raw.startswith(b'bplist') else plistlib.FMT_XML
+            d = plistlib.loads(raw)
+            s = d['speeches']
+            \(statements)
+            with open(sys.argv[1], 'wb') as f: plistlib.dump(d, f, fmt=fmt)
+            """
+        try python(["-c", script, path])
+    }
+
     @discardableResult
     private static func python(_ arguments: [String]) throws -> String {
         let process = Process()

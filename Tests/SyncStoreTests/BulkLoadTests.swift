@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import ObjectModel
+import Testing
+@testable import SyncStore
+
+/// A store created for a bulk load: indexes left out until the end, duplicates found then.
+@Suite struct BulkLoadTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    private func indexNames(of path: String) throws -> Set<String> {
+        try DatabaseQueue(path: path).read { db in
+            Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%'"))
+        }
+    }
+
+    private func tags(_ names: [String]) -> [ImportRecord] {
+        names.map { ImportRecord(entity: "Tag", globalID: GlobalID($0), values: ["name": .string($0)]) }
+    }
+
+    @Test func aDeferredStoreGetsEveryIndexOfAnOrdinaryOneWhenBuilt() throws {
+        let ordinary = try SyncStore.create(at: folder.path("o.store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
+        let expected = try indexNames(of: ordinary.path)
+        #expect(expected.contains("sk_change_gid"))
+        #expect(expected.contains { $0.hasSuffix("__gid") }, "the unique global-ID index is a named index")
+
+        let bulk = try SyncStore.create(at: folder.path("b.store"), model: TestModels.workspace(), contentName: "W", peerID: "P",
+                                        deferIndexes: true)
+        #expect(try bulk.hasPendingIndexes())
+        #expect(try indexNames(of: bulk.path).isDisjoint(with: expected.subtracting(["sk_migration_key"])))
+        let run = try bulk.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        try bulk.importBatch(tags(["a", "b"]), author: "m", migration: run.id,
+                             checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
+        try bulk.buildPendingIndexes()
+        #expect(try !bulk.hasPendingIndexes())
+        #expect(try indexNames(of: bulk.path) == expected)
+        #expect(try bulk.record(GlobalID("b"))?.values["name"] == .string("b"))
+        #expect(throws: StoreError.self, "the unique index now refuses a second record with an existing ID") {
+            try bulk.importBatch(tags(["a"]), author: "m", migration: run.id,
+                                 checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0))
+        }
+    }
+
+    @Test func duplicateIDsAreNamedWhenTheIndexesAreBuiltAndNothingChanges() throws {
+        let bulk = try SyncStore.create(at: folder.path("d.store"), model: TestModels.workspace(), contentName: "W", peerID: "P",
+                                        deferIndexes: true)
+        let run = try bulk.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        try bulk.importBatch(tags(["same", "other", "same"]), author: "m", migration: run.id,
+                             checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0))
+        let error = try #require(throws: StoreError.self) { try bulk.buildPendingIndexes() }
+        #expect(error.reason == .invalidRequest)
+        #expect(error.message.contains("same (2 records of Tag)"))
+        #expect(!error.message.contains("other"))
+        #expect(try bulk.hasPendingIndexes(), "the failed build left the store as it was")
+        #expect(try indexNames(of: bulk.path).allSatisfy { !$0.hasSuffix("__gid") })
+    }
+
+    @Test func openingAPendingStoreForWritingBuildsItsIndexesUnlessAskedNotTo() throws {
+        let path = folder.path("p.store")
+        _ = try SyncStore.create(at: path, model: TestModels.workspace(), contentName: "W", peerID: "P", deferIndexes: true)
+        #expect(try SyncStore.open(at: path, readOnly: true).hasPendingIndexes(), "a read-only open writes nothing")
+        #expect(try SyncStore.open(at: path, buildingPendingIndexes: false).hasPendingIndexes())
+        #expect(try !SyncStore.open(at: path).hasPendingIndexes())
+        #expect(try indexNames(of: path).contains("sk_change_tx"))
+    }
+
+    @Test func lineBufferNumbersAreWrittenAsSwiftWritesThem() {
+        var line = RecordLineBuffer()
+        for number: Int64 in [0, 7, -1, 10, 1_234_567_890, .max, .min] {
+            line.clear()
+            line.append(decimal: number)
+            #expect(String(decoding: line.bytes, as: UTF8.self) == String(number))
+        }
+        for bits: UInt64 in [0, 1, 0xf, 0x10, 0x3ff0_0000_0000_0000, .max, (-2.5).bitPattern] {
+            line.clear()
+            line.append(hex: bits)
+            #expect(String(decoding: line.bytes, as: UTF8.self) == String(bits, radix: 16))
+        }
+        line.clear()
+        line.appendField("héllo")
+        #expect(String(decoding: line.bytes, as: UTF8.self) == SyncStore.field("héllo"))
+    }
+}
