@@ -50,7 +50,9 @@ extension BinaryPlistReader {
         node?.record(object.typeName, count: object.isContainer ? object.count : nil)
         let deeper = shapeDepth > 0 ? node : nil
         guard object.isContainer else {
-            if check, object.kind != 0x4 { _ = try scalar(object) }
+            // A string's or data's header already proved its bytes lie inside the file, and any bytes
+            // decode (UTF-16 with replacement characters): only numbers, dates and UIDs are read.
+            if check, object.kind != 0x4, object.kind != 0x5, object.kind != 0x6 { _ = try scalar(object) }
             return
         }
         guard deeper != nil || check else { return }
@@ -120,9 +122,12 @@ extension BinaryPlistReader {
     /// The text of an ASCII (0x5) or UTF-16 big-endian (0x6) string object.
     func string(_ object: Object) throws(PropertyListError) -> String {
         if object.kind == 0x5 {
-            let bytes = try pages.bytes(at: object.payload, count: object.count)
-            if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            // ASCII (or, from lax writers, Latin-1) bytes: decoded straight from the cached page.
+            return try pages.withBytes(at: object.payload, count: object.count) { bytes in
+                let bytes = bytes.bindMemory(to: UInt8.self)
+                if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+                return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            }
         }
         let bytes = try pages.bytes(at: object.payload, count: object.count * 2)
         var units: [UInt16] = []

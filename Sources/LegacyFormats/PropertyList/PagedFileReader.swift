@@ -16,9 +16,12 @@ final class PagedFileReader {
     private var lengthOfSlot: [Int]
     private var referenced: [Bool]
     private var hand = 0
-    private var lastPage: Int64 = -1
-    private var lastStart: UnsafeMutableRawPointer
-    private var lastLength = 0
+    /// The most recently used pages (a binary plist read alternates between its offset table and
+    /// its objects), checked before the page table: page number, start, length.
+    private var recentPages: [Int64] = [-1, -1, -1, -1]
+    private var recentStarts: [UnsafeMutableRawPointer]
+    private var recentLengths: [Int] = [0, 0, 0, 0]
+    private var recentNext = 0
     /// How many pages were read from the file (cache misses), for tests and measurements.
     private(set) var pagesRead = 0
 
@@ -33,7 +36,7 @@ final class PagedFileReader {
         pageOfSlot = Array(repeating: -1, count: pageCount)
         lengthOfSlot = Array(repeating: 0, count: pageCount)
         referenced = Array(repeating: false, count: pageCount)
-        lastStart = storage
+        recentStarts = Array(repeating: storage, count: 4)
     }
 
     deinit {
@@ -60,6 +63,21 @@ final class PagedFileReader {
         }
     }
 
+    /// Calls `body` with the `count` bytes at `offset`: in place when they lie in one cached page,
+    /// else copied into a scratch buffer. The bytes are valid only inside `body`.
+    func withBytes<R>(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PropertyListError) -> R {
+        let page = offset / Int64(pageSize)
+        let within = Int(offset - page * Int64(pageSize))
+        if within + count <= pageSize {
+            let (start, length) = try cachedSlot(for: page)
+            if within + count <= length { return body(UnsafeRawBufferPointer(start: start + within, count: count)) }
+        }
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
+        defer { scratch.deallocate() }
+        try copy(at: offset, count: count, into: scratch)
+        return body(UnsafeRawBufferPointer(start: scratch, count: count))
+    }
+
     /// The bytes at `offset` as a new array.
     func bytes(at offset: Int64, count: Int) throws(PropertyListError) -> [UInt8] {
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
@@ -72,7 +90,7 @@ final class PagedFileReader {
     func unsigned(at offset: Int64, size: Int) throws(PropertyListError) -> UInt64 {
         let page = offset / Int64(pageSize)
         let within = Int(offset - page * Int64(pageSize))
-        let (start, length) = page == lastPage ? (lastStart, lastLength) : try slot(for: page)
+        let (start, length) = try cachedSlot(for: page)
         if within + size <= length {
             let bytes = (start + within).assumingMemoryBound(to: UInt8.self)
             var value: UInt64 = 0
@@ -93,6 +111,15 @@ final class PagedFileReader {
         UInt8(truncatingIfNeeded: try unsigned(at: offset, size: 1))
     }
 
+    /// The slot of `page`, from the recent pages when it is one of them.
+    @inline(__always)
+    private func cachedSlot(for page: Int64) throws(PropertyListError) -> (UnsafeMutableRawPointer, Int) {
+        for index in 0..<4 where recentPages[index] == page {
+            return (recentStarts[index], recentLengths[index])
+        }
+        return try slot(for: page)
+    }
+
     private func slot(for page: Int64) throws(PropertyListError) -> (UnsafeMutableRawPointer, Int) {
         if let slot = slotOfPage[page] {
             referenced[slot] = true
@@ -108,7 +135,8 @@ final class PagedFileReader {
         hand = hand + 1 == pageCount ? 0 : hand + 1
         if pageOfSlot[victim] >= 0 { slotOfPage[pageOfSlot[victim]] = nil }
         pageOfSlot[victim] = -1
-        lastPage = -1  // the slot is about to be overwritten (and stays empty if the read fails)
+        // The slot is about to be overwritten (and stays empty if the read fails): forget it as recent.
+        for index in 0..<4 where recentStarts[index] == storage + victim * pageSize { recentPages[index] = -1 }
         let start = storage + victim * pageSize
         let length = try file.read(at: page * Int64(pageSize), count: pageSize, into: start)
         pagesRead += 1
@@ -121,8 +149,9 @@ final class PagedFileReader {
     }
 
     private func remember(_ page: Int64, _ start: UnsafeMutableRawPointer, _ length: Int) {
-        lastPage = page
-        lastStart = start
-        lastLength = length
+        recentPages[recentNext] = page
+        recentStarts[recentNext] = start
+        recentLengths[recentNext] = length
+        recentNext = (recentNext + 1) & 3
     }
 }
