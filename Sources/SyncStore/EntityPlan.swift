@@ -12,6 +12,11 @@ struct EntityPlan: Sendable {
     let attributeByName: [String: AttributeDescription]
     /// The names of the attributes with a default value (history lists them for every insert).
     let defaultedAttributes: [String]
+    /// What writing each attribute of ``attributes`` needs, in the same order, without copying
+    /// whole descriptions per record: name, type, default, whether it may go to a blob file.
+    let columns: [EntityPlanColumn]
+    /// Attribute type by name, for checking a record's values.
+    let typeByName: [String: AttributeType]
     /// Its to-one relationships kept in columns: name, column, order column.
     let toOne: [(name: String, column: String, order: String?)]
     /// The names of its to-many relationships kept in join tables.
@@ -28,6 +33,8 @@ struct EntityPlan: Sendable {
         attributes = model.attributes(of: entity).filter { !$0.isTransient }
         attributeByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         defaultedAttributes = attributes.filter { $0.defaultValue != nil }.map(\.name)
+        columns = attributes.map(EntityPlanColumn.init)
+        typeByName = attributeByName.mapValues(\.type)
         toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String, String?)? in
             if case .column(_, let column, let order) = storage { return (name, column, order) }
             return nil

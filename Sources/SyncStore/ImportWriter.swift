@@ -47,10 +47,10 @@ final class ImportWriter {
             statement.bindNull(5)
         }
         var index: Int32 = 5
-        for attribute in plan.attributes {
+        for column in plan.columns {
             index += 1
-            let given = record.values[attribute.name] ?? attribute.defaultValue ?? .null
-            try bind(given, attribute: attribute, entity: entity, at: index, in: statement)
+            let given = record.values[column.name] ?? column.defaultValue ?? .null
+            try bind(given, column: column, entity: entity, at: index, in: statement)
         }
         for relationship in plan.toOne {
             index += 1
@@ -118,10 +118,10 @@ final class ImportWriter {
         }
     }
 
-    /// Binds `value` (normalized for `attribute`; a large binary value goes to a blob file) at `index`.
-    private func bind(_ value: AttributeValue, attribute: AttributeDescription, entity: String, at index: Int32, in statement: RawStatement) throws {
-        guard let normalized = ValueCoder.normalized(value, for: attribute) else {
-            throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(attribute.name) cannot hold a \(value.kindName) value")
+    /// Binds `value` (normalized for `column`; a large binary value goes to a blob file) at `index`.
+    private func bind(_ value: AttributeValue, column: EntityPlanColumn, entity: String, at index: Int32, in statement: RawStatement) throws {
+        guard let normalized = ValueCoder.normalized(value, type: column.type) else {
+            throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(column.name) cannot hold a \(value.kindName) value")
         }
         switch normalized {
         case .null: statement.bindNull(index)
@@ -132,7 +132,7 @@ final class ImportWriter {
         case .decimal(let text), .string(let text), .uri(let text): statement.bind(index, text)
         case .uuid(let uuid): statement.bind(index, uuid.uuidString)
         case .binary(let data):
-            guard attribute.allowsExternalBinaryDataStorage, data.count > SyncStore.externalStorageThreshold else {
+            guard column.allowsExternalStorage, data.count > SyncStore.externalStorageThreshold else {
                 statement.bind(index, data)
                 return
             }
@@ -141,7 +141,7 @@ final class ImportWriter {
                 wroteBlobs = true
                 statement.bind(index, BlobStore.referencePrefix + digest)
             } catch {
-                throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(attribute.name): \(error.localizedDescription)",
+                throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(column.name): \(error.localizedDescription)",
                                  hint: "check free space and permissions of \(store.blobs.directory.path)")
             }
         }

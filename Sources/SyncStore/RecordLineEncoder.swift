@@ -8,6 +8,8 @@ import ObjectModel
 struct RecordLineEncoder: Sendable {
     let entity: String
     let attributes: [AttributeDescription]
+    /// ``attributes``' name, type and default, read for every record.
+    let attributeFacts: [EntityPlanColumn]
     let toOne: [(name: String, column: String)]
     /// Selects the columns the line needs, for rows of exactly one entity (bound to `?`), by global ID.
     let selectSQL: String
@@ -16,6 +18,7 @@ struct RecordLineEncoder: Sendable {
         let columns = layout.attributeColumns[entity] ?? [:]
         self.entity = entity
         attributes = model.attributes(of: entity).filter { !$0.isTransient }.sorted { $0.name < $1.name }
+        attributeFacts = attributes.map(EntityPlanColumn.init)
         toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String)? in
             if case .column(_, let column, _) = storage { return (name, column) }
             return nil
@@ -35,7 +38,7 @@ struct RecordLineEncoder: Sendable {
         if sqlite3_column_type(handle, 1) == SQLITE_NULL { line.append("1:-") } else { Self.appendField(column: 1, of: handle, into: &line) }
         line.append(" ")
         if sqlite3_column_type(handle, 2) == SQLITE_NULL { line.append("-") } else { line.append(decimal: sqlite3_column_int64(handle, 2)) }
-        for (index, attribute) in attributes.enumerated() {
+        for (index, attribute) in attributeFacts.enumerated() {
             let column = Int32(3 + index)
             line.append(" ")
             line.append(attribute.name)
@@ -87,12 +90,12 @@ struct RecordLineEncoder: Sendable {
         line.appendField(record.seed?.set ?? "-")
         line.append(" ")
         if let seed = record.seed { line.append(decimal: Int64(seed.version)) } else { line.append("-") }
-        for attribute in attributes {
+        for attribute in attributeFacts {
             line.append(" ")
             line.append(attribute.name)
             line.append("=")
             let given = record.values[attribute.name] ?? attribute.defaultValue ?? .null
-            let stored = ValueCoder.normalized(given, for: attribute) ?? .null
+            let stored = ValueCoder.normalized(given, type: attribute.type) ?? .null
             switch (stored, attribute.type) {
             case (.null, _):
                 line.append("~")

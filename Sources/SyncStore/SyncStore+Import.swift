@@ -12,11 +12,11 @@ extension SyncStore {
         }
         if plan.isAbstract { return "entity \(record.entity) is abstract" }
         for (name, value) in record.values {
-            guard let attribute = plan.attributeByName[name] else {
+            guard let type = plan.typeByName[name] else {
                 return "entity \(record.entity) has no stored attribute named '\(name)'"
             }
-            if ValueCoder.normalized(value, for: attribute) == nil {
-                return "\(record.entity).\(name) is of type \(attribute.type.rawValue) and cannot hold a \(value.kindName) value"
+            if ValueCoder.normalized(value, type: type) == nil {
+                return "\(record.entity).\(name) is of type \(type.rawValue) and cannot hold a \(value.kindName) value"
             }
         }
         for name in record.toOne.keys where !plan.toOne.contains(where: { $0.name == name }) {

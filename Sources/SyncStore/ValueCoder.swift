@@ -18,7 +18,12 @@ enum ValueCoder {
     /// Requiredness and min/max are *not* enforced here (sync must be able to store anything;
     /// `check` reports invalid records); only a value of the wrong kind is refused.
     static func normalized(_ value: AttributeValue, for attribute: AttributeDescription) -> AttributeValue? {
-        switch (attribute.type, value) {
+        normalized(value, type: attribute.type)
+    }
+
+    /// ``normalized(_:for:)`` by the attribute's type alone (the hot paths keep types, not descriptions).
+    static func normalized(_ value: AttributeValue, type: AttributeType) -> AttributeValue? {
+        switch (type, value) {
         case (_, .null): return .null
         case (.integer16, .integer), (.integer32, .integer), (.integer64, .integer): return value
         case (.integer16, .boolean(let flag)), (.integer32, .boolean(let flag)), (.integer64, .boolean(let flag)):
