@@ -63,9 +63,9 @@ enum StoreSchema {
     ///
     /// - Throws: `DatabaseError` with `SQLITE_CONSTRAINT` when two records share a global ID.
     static func createIndexes(in db: Database, layout: StoreLayout) throws {
+        try createGlobalIDIndexes(in: db, layout: layout)
         for table in Set(layout.tableOfEntity.values).sorted() {
             let quoted = table.quotedDatabaseIdentifier
-            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(gidIndexName(of: table).quotedDatabaseIdentifier) ON \(quoted) (_gid)")
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedDatabaseIdentifier) ON \(quoted) (_entity)")
             for column in layout.tableColumns[table] ?? [] where column.name.hasPrefix("r_") {
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_\(column.name)".quotedDatabaseIdentifier) ON \(quoted) (\(column.name.quotedDatabaseIdentifier))")
@@ -79,6 +79,15 @@ enum StoreSchema {
             CREATE INDEX IF NOT EXISTS sk_change_gid ON sk_change (gid);
             """)
         try db.execute(sql: "DELETE FROM sk_metadata WHERE key = ?", arguments: [indexesPendingKey])
+    }
+
+    /// Creates the unique `_gid` index of every entity table (each only when absent).
+    ///
+    /// - Throws: `DatabaseError` with `SQLITE_CONSTRAINT` when two records share a global ID.
+    static func createGlobalIDIndexes(in db: Database, layout: StoreLayout) throws {
+        for table in Set(layout.tableOfEntity.values).sorted() {
+            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(gidIndexName(of: table).quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (_gid)")
+        }
     }
 
     /// The name of the unique `_gid` index of an entity table.

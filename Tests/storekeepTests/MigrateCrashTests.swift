@@ -8,7 +8,7 @@ struct MigrateCrashTests {
     func killAndResume(delays: [Double]) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 3000, recordingEvery: 25)
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 12_000, recordingEvery: 25)
         let reference = directory.url.appendingPathComponent("reference.store").path
         let whole = try StorekeepProcess.run(["migrate", source, "--to", reference, "--mapping", SpeechTimerData.mapping, "--batch-size", "100", "--json"])
         #expect(whole.status == 0, "\(whole)")
@@ -26,7 +26,7 @@ struct MigrateCrashTests {
         #expect(report["verified"] as? Bool == true)
         #expect(report["digest"] as? String == expected, "the resumed store holds what an uninterrupted run writes")
         let streams = report["streams"] as? [[String: Any]] ?? []
-        #expect(streams.map { $0["written"] as? Int ?? -1 } == [7, 3000, 1])
+        #expect(streams.map { $0["written"] as? Int ?? -1 } == [7, 12_000, 1])
         #expect(killedMidway, "the process was still running when killed (make the source bigger if this fails)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("creating") }
         #expect(leftovers.isEmpty)

@@ -111,7 +111,7 @@ struct MigrateStoreTests {
     func killAndResume() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let old = try Self.versionOneStore(in: directory, speeches: 3000)
+        let old = try Self.versionOneStore(in: directory, speeches: 12_000)
         let reference = directory.url.appendingPathComponent("reference.store").path
         let whole = try StorekeepProcess.run(["migrate", old, "--to", reference, "--model", ModelFiles.speechTimer, "--batch-size", "100", "--json"])
         #expect(whole.status == 0, "\(whole)")

@@ -129,8 +129,7 @@ public struct Migrator {
                 return result
             }
         }
-        try buildIndexes(of: store)
-        let content = try verify(store: store, runID: run.id)
+        let content = try buildIndexesAndVerify(store: store, runID: run.id)
         try store.finishMigration(run.id, success: true)
         let rejections = try store.rejections(migration: run.id)
         var result = try report(store: store, runID: run.id, outcome: .completed, resumed: unfinished != nil, seconds: seconds, verified: true)
@@ -151,15 +150,56 @@ public struct Migrator {
                                     peerID: options.peerID, deferIndexes: true)
     }
 
-    /// Builds the indexes the bulk load left out; two records with one global ID are the source's fault.
-    private func buildIndexes(of store: SyncStore) throws {
+    /// Builds the indexes the bulk load left out and verifies what was written. The global-ID
+    /// indexes come first (verification reads in global-ID order); then a read connection verifies
+    /// on a second thread while this one builds the rest: the two phases overlap on two cores.
+    ///
+    /// - Returns: the store's content digest, from the verification pass.
+    private func buildIndexesAndVerify(store: SyncStore, runID: Int64) throws -> ContentDigest {
+        try reportingDuplicates { try store.buildPendingGlobalIDIndexes() }
+        let expected = try expectedRecords(store: store, runID: runID)
+        let reader = try SyncStore.open(at: target, readOnly: true)
+        let verification = BackgroundWork(name: "storekeep.verify") { try reader.contentDigestAndRecordSums() }
+        let built = Result { try reportingDuplicates { try store.buildPendingIndexes() } }
+        let (content, sums) = try verification.wait()
+        try built.get()
+        for (entity, wanted) in expected.sorted(by: { $0.key < $1.key }) {
+            let (count, sum) = sums[entity] ?? (0, RecordDigestSum())
+            guard count == wanted.rows, sum == wanted.sum else {
+                try store.finishMigration(runID, success: false)
+                throw MaintenanceError(
+                    path: target,
+                    problem: "verification failed for \(entity): \(wanted.rows) records read, \(count) in the store\(count == wanted.rows ? ", with different content" : "")",
+                    hint: "keep the source; report this with the command line (the target is not trustworthy)",
+                    failureKind: .internalFailure)
+            }
+        }
+        return content
+    }
+
+    /// Two records with one global ID, found when the unique index is built, are the source's fault.
+    private func reportingDuplicates(_ body: () throws -> Void) throws {
         do {
-            try store.buildPendingIndexes()
+            try body()
         } catch let error as StoreError where error.reason == .invalidRequest {
             throw MaintenanceError(
                 path: source.location, problem: "cannot finish the migration into \(target): \(error.message)",
                 hint: error.hint ?? "correct the source, then migrate into a new target", failureKind: .badInput)
         }
+    }
+
+    /// Per entity, the records the streams wrote and the sum of their line digests (from the checkpoints).
+    private func expectedRecords(store: SyncStore, runID: Int64) throws -> [String: (rows: Int, sum: RecordDigestSum)] {
+        let checkpoints = try store.checkpoints(migration: runID)
+        var expected: [String: (rows: Int, sum: RecordDigestSum)] = [:]
+        for stream in source.streams {
+            let checkpoint = checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0)
+            var entry = expected[stream.entity] ?? (0, RecordDigestSum())
+            entry.rows += checkpoint.rows
+            entry.sum.add(checkpoint.digest)
+            expected[stream.entity] = entry
+        }
+        return expected
     }
 
     private func contentName(for model: ManagedModel) -> String {
@@ -177,33 +217,6 @@ public struct Migrator {
                 path: target, problem: "the target already holds data (\(records) records, \(history.transactions) transactions) that this migration did not write",
                 hint: "migrate into a new target path", failureKind: .cannotCreateOutput)
         }
-    }
-
-    /// Compares, per entity, the records and digest sums the streams wrote with what the store holds;
-    /// returns the store's content digest, from the same pass.
-    private func verify(store: SyncStore, runID: Int64) throws -> ContentDigest {
-        let checkpoints = try store.checkpoints(migration: runID)
-        var expected: [String: (rows: Int, sum: RecordDigestSum)] = [:]
-        for stream in source.streams {
-            let checkpoint = checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0)
-            var entry = expected[stream.entity] ?? (0, RecordDigestSum())
-            entry.rows += checkpoint.rows
-            entry.sum.add(checkpoint.digest)
-            expected[stream.entity] = entry
-        }
-        let (content, sums) = try store.contentDigestAndRecordSums()
-        for (entity, wanted) in expected.sorted(by: { $0.key < $1.key }) {
-            let (count, sum) = sums[entity] ?? (0, RecordDigestSum())
-            guard count == wanted.rows, sum == wanted.sum else {
-                try store.finishMigration(runID, success: false)
-                throw MaintenanceError(
-                    path: target,
-                    problem: "verification failed for \(entity): \(wanted.rows) records read, \(count) in the store\(count == wanted.rows ? ", with different content" : "")",
-                    hint: "keep the source; report this with the command line (the target is not trustworthy)",
-                    failureKind: .internalFailure)
-            }
-        }
-        return content
     }
 
     private func report(store: SyncStore, runID: Int64, outcome: MigrationReport.Outcome, resumed: Bool,
