@@ -7,7 +7,7 @@
 #   BENCH_SPEECHES=1000000       speeches in the property list migrated for speed and memory
 #   BENCH_COREDATA_ROWS=1000000  rows of the generated Core Data store
 #   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches for peak memory (slow:
-#                                about ten minutes at today's speed; off by default)
+#                                a few minutes once the input exists; off by default)
 #   BENCH_BIG_SPEECHES=4000000   size of that run
 #   BENCH_RUNS=3                 runs of the cheap measurements (C baselines, check); the median is kept
 #   BENCH_SLOW_RUNS=1            runs of each full migration (storekeep, Python); the median is kept
