@@ -25,6 +25,10 @@ struct EntityPlan: Sendable {
     let insertSQL: String
     /// The canonical-line encoder of the content digest.
     let lineEncoder: RecordLineEncoder
+    /// The history `properties` of an insert that sets every stored property (attributes, to-one
+    /// relationships, to-many relationships in join tables): the common case of a migration,
+    /// answered without building a set of names per record.
+    let everyPropertyJSON: String
 
     init?(store layout: StoreLayout, model: ManagedModel, entity: String) {
         guard let description = model.entity(named: entity), let table = layout.tableOfEntity[entity] else { return nil }
@@ -51,5 +55,13 @@ struct EntityPlan: Sendable {
         }
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table)
+        everyPropertyJSON = HistoryPropertiesCache.json(Set(typeByName.keys).union(toOne.map(\.name)).union(joinedToMany))
+    }
+
+    /// Whether `record` sets every stored property of the entity. Only for a record that passed
+    /// ``SyncStore/problem(with:)`` (every name it sets is one of the entity's): then equal counts
+    /// mean equal sets of names.
+    func setsEveryProperty(_ record: ImportRecord) -> Bool {
+        record.values.count == typeByName.count && record.toOne.count == toOne.count && record.toMany.count == joinedToMany.count
     }
 }

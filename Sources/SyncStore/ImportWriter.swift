@@ -104,7 +104,13 @@ final class ImportWriter {
         changeInsert = insert
         var cache = HistoryPropertiesCache()
         for record in records {
-            let properties = cache.properties(of: record, defaulted: store.plans[record.entity]?.defaultedAttributes ?? [])
+            // Every record here was written by write(_:checked:), so its names are the entity's own.
+            let plan = store.plans[record.entity]
+            let properties = if let plan, plan.setsEveryProperty(record) {
+                plan.everyPropertyJSON
+            } else {
+                cache.properties(of: record, defaulted: plan?.defaultedAttributes ?? [])
+            }
             insert.reset()
             insert.bind(1, transaction)
             insert.bind(2, record.entity)

@@ -11,7 +11,9 @@ struct RecordLineEncoder: Sendable {
     /// ``attributes``' name, type and default, read for every record.
     let attributeFacts: [EntityPlanColumn]
     let toOne: [(name: String, column: String)]
-    /// Selects the columns the line needs, for rows of exactly one entity (bound to `?`), by global ID.
+    /// Selects the columns the line needs, for rows of exactly one entity (bound to `?`), in storage
+    /// order: the lines are summed (``RecordDigestSum``), so any order gives the same result, and
+    /// storage order reads the table front to back instead of jumping through it by global ID.
     let selectSQL: String
 
     init(layout: StoreLayout, model: ManagedModel, entity: String, table: String) {
@@ -24,7 +26,7 @@ struct RecordLineEncoder: Sendable {
             return nil
         }.sorted { $0.0 < $1.0 }
         let selected = ["_gid", "_seed_set", "_seed_version"] + attributes.map { columns[$0.name]! } + toOne.map(\.column)
-        selectSQL = "SELECT \(selected.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ? ORDER BY _gid"
+        selectSQL = "SELECT \(selected.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ?"
     }
 
     /// Writes the line of the current row of `statement` (prepared from ``selectSQL``) into `line`;

@@ -19,15 +19,16 @@ extension SyncStore {
     public func contentDigestAndRecordSums() throws -> (digest: ContentDigest, sums: [String: (count: Int, sum: RecordDigestSum)]) {
         try read("compute the content digest") { db in
             var total = SHA256()
-            total.update("storekeep-content-digest 1\n")
+            total.update("storekeep-content-digest 2\n")
             var entities: [String: ContentDigest.Entity] = [:]
             var sums: [String: (count: Int, sum: RecordDigestSum)] = [:]
             var records = 0
             var links = 0
             for entity in model.entities.sorted(by: { $0.name < $1.name }) {
-                var hasher = SHA256()
                 var sum = RecordDigestSum()
-                let (count, entityLinks) = try digestRecords(of: entity.name, in: db, into: &hasher, sum: &sum)
+                let (count, entityLinks) = try digestRecords(of: entity.name, in: db, sum: &sum)
+                var hasher = SHA256()
+                hasher.update("R \(count) \(sum)\n")
                 links += entityLinks
                 links += try digestToMany(of: entity.name, in: db, into: &hasher)
                 let hex = hasher.finalizeHex()
@@ -40,9 +41,9 @@ extension SyncStore {
         }
     }
 
-    /// Feeds each record's line, in global-ID order, to `hasher` and its digest to `sum`; returns
-    /// the number of records and of to-one links.
-    private func digestRecords(of entity: String, in db: Database, into hasher: inout SHA256, sum: inout RecordDigestSum) throws -> (Int, Int) {
+    /// Adds the digest of each record's line to `sum`, reading the records in storage order;
+    /// returns the number of records and of to-one links.
+    private func digestRecords(of entity: String, in db: Database, sum: inout RecordDigestSum) throws -> (Int, Int) {
         guard let encoder = plans[entity]?.lineEncoder else { return (0, 0) }
         var count = 0
         var links = 0
@@ -53,8 +54,6 @@ extension SyncStore {
             count += 1
             links += encoder.write(row: statement, into: &line)
             sum.add(line: line)
-            line.append(byte: UInt8(ascii: "\n"))
-            line.bytes.withUnsafeBytes { hasher.update(bytes: $0) }
         }
         return (count, links)
     }

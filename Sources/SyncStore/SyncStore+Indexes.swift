@@ -19,19 +19,6 @@ extension SyncStore {
     /// - Throws: ``StoreError`` `invalidRequest` naming the global IDs that more than one record
     ///   holds (nothing is changed: the store keeps its mark); `io` when SQLite fails.
     public func buildPendingIndexes() throws {
-        try buildPendingIndexes(globalIDsOnly: false)
-    }
-
-    /// Builds only the unique global-ID indexes of a store whose indexes are pending, and keeps the
-    /// mark: the first half of ``buildPendingIndexes()``, after which records can be read in
-    /// global-ID order (by another connection, while this one builds the rest).
-    ///
-    /// - Throws: as ``buildPendingIndexes()``.
-    public func buildPendingGlobalIDIndexes() throws {
-        try buildPendingIndexes(globalIDsOnly: true)
-    }
-
-    private func buildPendingIndexes(globalIDsOnly: Bool) throws {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
         guard try hasPendingIndexes() else { return }
         do {
@@ -42,11 +29,7 @@ extension SyncStore {
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try db.inTransaction {
                     do {
-                        if globalIDsOnly {
-                            try StoreSchema.createGlobalIDIndexes(in: db, layout: layout)
-                        } else {
-                            try StoreSchema.createIndexes(in: db, layout: layout)
-                        }
+                        try StoreSchema.createIndexes(in: db, layout: layout)
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                         // Only the unique `_gid` index can fail this way: say which IDs repeat.
                         throw StoreError(

@@ -59,6 +59,22 @@ import Testing
         #expect(try indexNames(of: bulk.path).allSatisfy { !$0.hasSuffix("__gid") })
     }
 
+    /// Bulk-load settings hold on the store's connection between begin and end, and commits made
+    /// under them read back from a fresh connection like any others.
+    @Test func bulkLoadSettingsApplyUntilEnded() throws {
+        let bulk = try SyncStore.create(at: folder.path("s.store"), model: TestModels.workspace(), contentName: "W", peerID: "P",
+                                        deferIndexes: true)
+        #expect(try bulk.connectionPragmas() == (2, 1_000))
+        try bulk.beginBulkLoad()
+        #expect(try bulk.connectionPragmas() == (1, SyncStore.bulkLoadCheckpointPages))
+        let run = try bulk.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        try bulk.importBatch(tags(["a", "b"]), author: "m", migration: run.id,
+                             checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
+        try bulk.endBulkLoad()
+        #expect(try bulk.connectionPragmas() == (2, 1_000))
+        #expect(try SyncStore.open(at: bulk.path, readOnly: true).liveRecordCounts()["Tag"] == 2)
+    }
+
     @Test func openingAPendingStoreForWritingBuildsItsIndexesUnlessAskedNotTo() throws {
         let path = folder.path("p.store")
         _ = try SyncStore.create(at: path, model: TestModels.workspace(), contentName: "W", peerID: "P", deferIndexes: true)

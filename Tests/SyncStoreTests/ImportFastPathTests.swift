@@ -21,6 +21,29 @@ import Testing
         #expect(cache.count == 3)
     }
 
+    /// A record that sets every stored property (a migration's usual record) takes the entity's
+    /// precomputed list, which must be what the general path builds; one property fewer must not.
+    @Test func aRecordSettingEveryPropertyGetsTheSameHistoryListWithoutTheCache() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
+        #expect(store.plans.count >= 5)
+        for (entity, plan) in store.plans.sorted(by: { $0.key < $1.key }) {
+            let full = ImportRecord(
+                entity: entity, globalID: GlobalID("g"),
+                values: Dictionary(uniqueKeysWithValues: plan.typeByName.keys.map { ($0, AttributeValue.null) }),
+                toOne: Dictionary(uniqueKeysWithValues: plan.toOne.map { ($0.name, GlobalID("t")) }),
+                toMany: Dictionary(uniqueKeysWithValues: plan.joinedToMany.map { ($0, [GlobalID]()) }))
+            var cache = HistoryPropertiesCache()
+            #expect(plan.setsEveryProperty(full), "\(entity)")
+            #expect(plan.everyPropertyJSON == cache.properties(of: full, defaulted: plan.defaultedAttributes), "\(entity)")
+            if let dropped = plan.typeByName.keys.sorted().first {
+                var partial = full
+                partial.values[dropped] = nil
+                #expect(!plan.setsEveryProperty(partial), "\(entity) without \(dropped)")
+            }
+        }
+    }
+
     @Test func historyPropertiesEscapeJSON() {
         #expect(HistoryPropertiesCache.json(["a\"b", "c\\d", "e\u{1}"]) == #"["a\"b","c\\d","e\u0001"]"#)
     }

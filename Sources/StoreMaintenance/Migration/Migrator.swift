@@ -89,6 +89,7 @@ public struct Migrator {
         if let done = runs.last(where: { $0.success == true }) {
             return try report(store: store, runID: done.id, outcome: .alreadyCompleted, resumed: false, seconds: [:], verified: true)
         }
+        try store.beginBulkLoad()
         let unfinished = runs.last { $0.finished == nil }
         if unfinished == nil { try requireEmpty(store) }
         let run = try store.beginMigration(
@@ -130,6 +131,7 @@ public struct Migrator {
             }
         }
         let content = try buildIndexesAndVerify(store: store, runID: run.id)
+        try store.endBulkLoad()
         try store.finishMigration(run.id, success: true)
         let rejections = try store.rejections(migration: run.id)
         var result = try report(store: store, runID: run.id, outcome: .completed, resumed: unfinished != nil, seconds: seconds, verified: true)
@@ -150,19 +152,19 @@ public struct Migrator {
                                     peerID: options.peerID, deferIndexes: true)
     }
 
-    /// Builds the indexes the bulk load left out and verifies what was written. The global-ID
-    /// indexes come first (verification reads in global-ID order); then a read connection verifies
-    /// on a second thread while this one builds the rest: the two phases overlap on two cores.
+    /// Builds the indexes the bulk load left out and verifies what was written, at the same time:
+    /// a read connection verifies on a second thread (it reads the records in storage order and
+    /// needs no index) while this one builds the indexes, so the two phases overlap on two cores.
     ///
     /// - Returns: the store's content digest, from the verification pass.
     private func buildIndexesAndVerify(store: SyncStore, runID: Int64) throws -> ContentDigest {
-        try reportingDuplicates { try store.buildPendingGlobalIDIndexes() }
         let expected = try expectedRecords(store: store, runID: runID)
         let reader = try SyncStore.open(at: target, readOnly: true)
         let verification = BackgroundWork(name: "storekeep.verify") { try reader.contentDigestAndRecordSums() }
         let built = Result { try reportingDuplicates { try store.buildPendingIndexes() } }
-        let (content, sums) = try verification.wait()
+        let verified = Result { try verification.wait() }
         try built.get()
+        let (content, sums) = try verified.get()
         for (entity, wanted) in expected.sorted(by: { $0.key < $1.key }) {
             let (count, sum) = sums[entity] ?? (0, RecordDigestSum())
             guard count == wanted.rows, sum == wanted.sum else {
