@@ -68,6 +68,28 @@ import Testing
         }
     }
 
+    /// Format 2 (docs/format.md): an entity without to-many members digests as `R <records> <sum>`,
+    /// the sum being the order-free sum of its records' line digests that migrations check; the
+    /// store digest chains the entity digests under the format line.
+    @Test func theDigestFollowsFormatTwo() throws {
+        let store = try makeStore("f.store", peer: "F")
+        try fill(store, reversed: false)
+        let content = try store.contentDigest()
+        let (count, sum) = try store.recordDigestSum(of: "Attachment")
+        #expect(count == 1)
+        var entity = SHA256()
+        entity.update("R \(count) \(sum)\n")
+        let entityHex = entity.finalizeHex()
+        #expect(content.entities["Attachment"]?.digest == entityHex)
+        var total = SHA256()
+        total.update("storekeep-content-digest 2\n")
+        for (name, digest) in content.entities.sorted(by: { $0.key < $1.key }) {
+            total.update("\(name) \(digest.records) \(digest.digest)\n")
+        }
+        let totalHex = total.finalizeHex()
+        #expect(content.digest == totalHex)
+    }
+
     @Test func seedMarkIsContent() throws {
         let a = try makeStore("a.store", peer: "A")
         let b = try makeStore("b.store", peer: "B")
