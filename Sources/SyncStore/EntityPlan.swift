@@ -25,10 +25,11 @@ struct EntityPlan: Sendable {
     let insertSQL: String
     /// The canonical-line encoder of the content digest.
     let lineEncoder: RecordLineEncoder
-    /// The history `properties` of an insert that sets every stored property (attributes, to-one
-    /// relationships, to-many relationships in join tables): the common case of a migration,
-    /// answered without building a set of names per record.
-    let everyPropertyJSON: String
+    /// The names a history insert change can list, one bit each in ``propertyMask(of:)``: the
+    /// attributes, then the to-one relationships, then the to-many relationships in join tables.
+    let propertyNames: [String]
+    private let attributeNames: [String]
+    private let joinedToManyNames: [String]
 
     init?(store layout: StoreLayout, model: ManagedModel, entity: String) {
         guard let description = model.entity(named: entity), let table = layout.tableOfEntity[entity] else { return nil }
@@ -55,13 +56,39 @@ struct EntityPlan: Sendable {
         }
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table)
-        everyPropertyJSON = HistoryPropertiesCache.json(Set(typeByName.keys).union(toOne.map(\.name)).union(joinedToMany))
+        attributeNames = typeByName.keys.sorted()
+        joinedToManyNames = joinedToMany.sorted()
+        propertyNames = attributeNames + toOne.map(\.name) + joinedToManyNames
     }
 
-    /// Whether `record` sets every stored property of the entity. Only for a record that passed
-    /// ``SyncStore/problem(with:)`` (every name it sets is one of the entity's): then equal counts
-    /// mean equal sets of names.
-    func setsEveryProperty(_ record: ImportRecord) -> Bool {
-        record.values.count == typeByName.count && record.toOne.count == toOne.count && record.toMany.count == joinedToMany.count
+    /// The properties `record` sets, as bits of ``propertyNames``: one lookup per name instead of
+    /// a set of names per record. `nil` when the entity has more than 64 properties or the record
+    /// sets a name that is not the entity's.
+    func propertyMask(of record: ImportRecord) -> UInt64? {
+        guard propertyNames.count <= 64 else { return nil }
+        var mask: UInt64 = 0
+        var bit: UInt64 = 1
+        for name in attributeNames {
+            if record.values[name] != nil { mask |= bit }
+            bit <<= 1
+        }
+        for relationship in toOne {
+            if record.toOne[relationship.name] != nil { mask |= bit }
+            bit <<= 1
+        }
+        for name in joinedToManyNames {
+            if record.toMany[name] != nil { mask |= bit }
+            bit <<= 1
+        }
+        guard mask.nonzeroBitCount == record.values.count + record.toOne.count + record.toMany.count else { return nil }
+        return mask
+    }
+
+    /// The history `properties` JSON of an insert setting the properties of `mask`
+    /// (``propertyMask(of:)``), with the attributes that have a default value.
+    func propertiesJSON(mask: UInt64) -> String {
+        var names = Set(defaultedAttributes)
+        for (index, name) in propertyNames.enumerated() where mask & (1 << UInt64(index)) != 0 { names.insert(name) }
+        return HistoryPropertiesCache.json(names)
     }
 }

@@ -103,13 +103,20 @@ final class ImportWriter {
             "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'insert', ?, NULL)", db: db, path: store.path)
         changeInsert = insert
         var cache = HistoryPropertiesCache()
+        // Per entity, the JSON of each set of properties seen: a batch has a handful of shapes.
+        var jsonByMask: [String: [UInt64: String]] = [:]
         for record in records {
-            // Every record here was written by write(_:checked:), so its names are the entity's own.
             let plan = store.plans[record.entity]
-            let properties = if let plan, plan.setsEveryProperty(record) {
-                plan.everyPropertyJSON
+            let properties: String
+            if let plan, let mask = plan.propertyMask(of: record) {
+                if let known = jsonByMask[record.entity]?[mask] {
+                    properties = known
+                } else {
+                    properties = plan.propertiesJSON(mask: mask)
+                    jsonByMask[record.entity, default: [:]][mask] = properties
+                }
             } else {
-                cache.properties(of: record, defaulted: plan?.defaultedAttributes ?? [])
+                properties = cache.properties(of: record, defaulted: plan?.defaultedAttributes ?? [])
             }
             insert.reset()
             insert.bind(1, transaction)

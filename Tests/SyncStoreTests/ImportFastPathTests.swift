@@ -21,9 +21,10 @@ import Testing
         #expect(cache.count == 3)
     }
 
-    /// A record that sets every stored property (a migration's usual record) takes the entity's
-    /// precomputed list, which must be what the general path builds; one property fewer must not.
-    @Test func aRecordSettingEveryPropertyGetsTheSameHistoryListWithoutTheCache() throws {
+    /// The history list built from a record's property bits is the list the general path builds,
+    /// for a record setting everything, one setting nothing, and each with one property dropped;
+    /// a name that is not the entity's gives no bits.
+    @Test func historyListsFromPropertyBitsMatchTheGeneralPath() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
         #expect(store.plans.count >= 5)
@@ -33,14 +34,22 @@ import Testing
                 values: Dictionary(uniqueKeysWithValues: plan.typeByName.keys.map { ($0, AttributeValue.null) }),
                 toOne: Dictionary(uniqueKeysWithValues: plan.toOne.map { ($0.name, GlobalID("t")) }),
                 toMany: Dictionary(uniqueKeysWithValues: plan.joinedToMany.map { ($0, [GlobalID]()) }))
-            var cache = HistoryPropertiesCache()
-            #expect(plan.setsEveryProperty(full), "\(entity)")
-            #expect(plan.everyPropertyJSON == cache.properties(of: full, defaulted: plan.defaultedAttributes), "\(entity)")
-            if let dropped = plan.typeByName.keys.sorted().first {
+            var variants = [full, ImportRecord(entity: entity, globalID: GlobalID("e"), values: [:])]
+            for name in plan.propertyNames {
                 var partial = full
-                partial.values[dropped] = nil
-                #expect(!plan.setsEveryProperty(partial), "\(entity) without \(dropped)")
+                partial.values[name] = nil
+                partial.toOne[name] = nil
+                partial.toMany[name] = nil
+                variants.append(partial)
             }
+            for record in variants {
+                var cache = HistoryPropertiesCache()
+                let mask = try #require(plan.propertyMask(of: record), "\(entity)")
+                #expect(plan.propertiesJSON(mask: mask) == cache.properties(of: record, defaulted: plan.defaultedAttributes), "\(entity)")
+            }
+            var stranger = full
+            stranger.values["notAProperty"] = .integer(1)
+            #expect(plan.propertyMask(of: stranger) == nil, "\(entity)")
         }
     }
 

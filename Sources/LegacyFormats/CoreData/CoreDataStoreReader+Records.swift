@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ObjectModel
 
 extension CoreDataStoreReader {
@@ -37,10 +38,27 @@ extension CoreDataStoreReader {
                 columns += entity.toOnes.compactMap(\.orderColumn)
                 let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
                 let sql = "SELECT \(list) FROM \(entity.table.quotedDatabaseIdentifier) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?"
+                // Rows are read through the C API: a batch is thousands of rows, and values are
+                // decoded straight from the columns without an intermediate row object.
+                var handle: OpaquePointer?
+                let prepared = sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &handle, nil)
+                defer { sqlite3_finalize(handle) }
+                guard prepared == SQLITE_OK, let statement = handle else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: prepared), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                sqlite3_bind_int64(statement, 1, entity.number)
+                sqlite3_bind_int64(statement, 2, after)
+                sqlite3_bind_int64(statement, 3, Int64(limit))
                 var records: [CoreDataRecord] = []
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: [entity.number, after, limit])
-                while let row = try rows.next() {
-                    records.append(try record(from: row, entity: entity))
+                records.reserveCapacity(limit)
+                var prefixes = GlobalIDPrefixes(storeUUID: storeUUID)
+                while true {
+                    let code = sqlite3_step(statement)
+                    if code == SQLITE_DONE { break }
+                    guard code == SQLITE_ROW else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                    records.append(try record(from: statement, entity: entity, prefixes: &prefixes))
                 }
                 guard let first = records.first?.primaryKey, let last = records.last?.primaryKey else { return records }
                 let positions = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.primaryKey, $0) })
@@ -60,15 +78,17 @@ extension CoreDataStoreReader {
         }
     }
 
-    private func record(from row: Row, entity: StoreMapping.EntityMapping) throws -> CoreDataRecord {
-        let primaryKey: Int64 = row[0]
-        var record = CoreDataRecord(
-            entity: entity.name, primaryKey: primaryKey, globalID: globalID(entity: entity.name, primaryKey: primaryKey))
-        var index = 1
+    /// The record in the current row of `statement` (columns as ``readBatch(_:after:limit:)`` selects them).
+    private func record(
+        from statement: OpaquePointer, entity: StoreMapping.EntityMapping, prefixes: inout GlobalIDPrefixes
+    ) throws -> CoreDataRecord {
+        let primaryKey = sqlite3_column_int64(statement, 0)
+        var record = CoreDataRecord(entity: entity.name, primaryKey: primaryKey, globalID: prefixes.globalID(entity: entity.name, primaryKey: primaryKey))
+        record.values.reserveCapacity(entity.attributes.count)
+        var index: Int32 = 1
         for attribute in entity.attributes {
             do {
-                record.values[attribute.name] = try values.decode(
-                    row[index] as DatabaseValue, type: attribute.type, allowsExternalStorage: attribute.allowsExternalStorage)
+                record.values[attribute.name] = try value(of: statement, column: index, attribute: attribute)
             } catch {
                 throw CoreDataStoreError(
                     path: path,
@@ -78,25 +98,52 @@ extension CoreDataStoreReader {
             }
             index += 1
         }
-        var entityIndex = index + entity.toOnes.count
-        var orderIndex = entityIndex + entity.toOnes.filter { $0.entityColumn != nil }.count
+        var entityIndex = index + Int32(entity.toOnes.count)
+        var orderIndex = entityIndex + Int32(entity.toOnes.filter { $0.entityColumn != nil }.count)
         for toOne in entity.toOnes {
             defer { index += 1 }
             var targetEntity = toOne.destination
             if toOne.entityColumn != nil {
-                if let number = row[entityIndex] as Int64?, let row = schema.entityRow(number) { targetEntity = row.name }
+                if sqlite3_column_type(statement, entityIndex) != SQLITE_NULL,
+                   let row = schema.entityRow(sqlite3_column_int64(statement, entityIndex)) {
+                    targetEntity = row.name
+                }
                 entityIndex += 1
             }
             var order: Int64?
             if toOne.orderColumn != nil {
-                order = row[orderIndex] as Int64?
+                if sqlite3_column_type(statement, orderIndex) != SQLITE_NULL { order = sqlite3_column_int64(statement, orderIndex) }
                 orderIndex += 1
             }
-            guard let target = row[index] as Int64?, target != 0 else { continue }
-            record.toOne[toOne.name] = globalID(entity: targetEntity, primaryKey: target)
+            guard sqlite3_column_type(statement, index) != SQLITE_NULL else { continue }
+            let target = sqlite3_column_int64(statement, index)
+            guard target != 0 else { continue }
+            record.toOne[toOne.name] = prefixes.globalID(entity: targetEntity, primaryKey: target)
             if let order { record.toOneOrder[toOne.name] = order }
         }
         return record
+    }
+
+    /// One column's value for `attribute`, by the column's storage class.
+    private func value(
+        of statement: OpaquePointer, column: Int32, attribute: StoreMapping.AttributeColumn
+    ) throws(StoredValueDecoder.ExternalFileMissing) -> AttributeValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            return values.decode(integer: sqlite3_column_int64(statement, column), type: attribute.type)
+        case SQLITE_FLOAT:
+            return values.decode(real: sqlite3_column_double(statement, column), type: attribute.type)
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let text = sqlite3_column_text(statement, column).map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+            return values.decode(text: text, type: attribute.type)
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let data = sqlite3_column_blob(statement, column).map { Data(bytes: $0, count: count) } ?? Data()
+            return try values.decode(blob: data, type: attribute.type, allowsExternalStorage: attribute.allowsExternalStorage)
+        default:
+            return .null
+        }
     }
 
     /// Owner primary key → ordered target global IDs, for owners in `first...last`.

@@ -25,48 +25,63 @@ struct StoredValueDecoder: Sendable {
     /// Decodes `value` for `type`; throws a problem sentence when an external file is missing.
     func decode(_ value: DatabaseValue, type: AttributeType, allowsExternalStorage: Bool) throws(ExternalFileMissing) -> AttributeValue {
         switch value.storage {
-        case .null:
-            return .null
-        case .int64(let integer):
-            switch type {
-            case .boolean: return .boolean(integer != 0)
-            case .date: return .date(Date(timeIntervalSinceReferenceDate: TimeInterval(integer)))
-            case .double, .float: return .double(Double(integer))
-            case .decimal: return .decimal(String(integer))
-            default: return .integer(integer)
-            }
-        case .double(let real):
-            switch type {
-            case .date: return .date(Date(timeIntervalSinceReferenceDate: real))
-            case .boolean: return .boolean(real != 0)
-            case .decimal: return .decimal(Self.decimalText(real))
-            case .integer16, .integer32, .integer64:
-                if real.rounded() == real, let integer = Int64(exactly: real) { return .integer(integer) }
-                return .double(real)
-            default: return .double(real)
-            }
-        case .string(let text):
-            switch type {
-            case .uri: return .uri(text)
-            case .uuid: return UUID(uuidString: text).map(AttributeValue.uuid) ?? .string(text)
-            case .decimal: return .decimal(text)
-            case .binary, .transformable: return .binary(Data(text.utf8))
-            default: return .string(text)
-            }
-        case .blob(let data):
-            switch type {
-            case .uuid where data.count == 16:
-                let bytes = [UInt8](data)
-                return .uuid(UUID(uuid: (
-                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
-            case .string:
-                return String(data: data, encoding: .utf8).map(AttributeValue.string) ?? .binary(data)
-            case .binary where allowsExternalStorage, .transformable where allowsExternalStorage:
-                return .binary(try external(data))
-            default:
-                return .binary(data)
-            }
+        case .null: return .null
+        case .int64(let integer): return decode(integer: integer, type: type)
+        case .double(let real): return decode(real: real, type: type)
+        case .string(let text): return decode(text: text, type: type)
+        case .blob(let data): return try decode(blob: data, type: type, allowsExternalStorage: allowsExternalStorage)
+        }
+    }
+
+    /// An INTEGER column's value for `type`.
+    func decode(integer: Int64, type: AttributeType) -> AttributeValue {
+        switch type {
+        case .boolean: return .boolean(integer != 0)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: TimeInterval(integer)))
+        case .double, .float: return .double(Double(integer))
+        case .decimal: return .decimal(String(integer))
+        default: return .integer(integer)
+        }
+    }
+
+    /// A REAL column's value for `type`.
+    func decode(real: Double, type: AttributeType) -> AttributeValue {
+        switch type {
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: real))
+        case .boolean: return .boolean(real != 0)
+        case .decimal: return .decimal(Self.decimalText(real))
+        case .integer16, .integer32, .integer64:
+            if real.rounded() == real, let integer = Int64(exactly: real) { return .integer(integer) }
+            return .double(real)
+        default: return .double(real)
+        }
+    }
+
+    /// A TEXT column's value for `type`.
+    func decode(text: String, type: AttributeType) -> AttributeValue {
+        switch type {
+        case .uri: return .uri(text)
+        case .uuid: return UUID(uuidString: text).map(AttributeValue.uuid) ?? .string(text)
+        case .decimal: return .decimal(text)
+        case .binary, .transformable: return .binary(Data(text.utf8))
+        default: return .string(text)
+        }
+    }
+
+    /// A BLOB column's value for `type` (external-storage references followed when allowed).
+    func decode(blob data: Data, type: AttributeType, allowsExternalStorage: Bool) throws(ExternalFileMissing) -> AttributeValue {
+        switch type {
+        case .uuid where data.count == 16:
+            let bytes = [UInt8](data)
+            return .uuid(UUID(uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+        case .string:
+            return String(data: data, encoding: .utf8).map(AttributeValue.string) ?? .binary(data)
+        case .binary where allowsExternalStorage, .transformable where allowsExternalStorage:
+            return .binary(try external(data))
+        default:
+            return .binary(data)
         }
     }
 

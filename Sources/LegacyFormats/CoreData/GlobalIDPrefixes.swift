@@ -1,0 +1,18 @@
+/// The `x-coredata://<store UUID>/<Entity>/p` part of global IDs, made once per entity while a
+/// batch is read, so that each record's ID is one concatenation with its primary key.
+struct GlobalIDPrefixes {
+    let storeUUID: String
+    private var prefixes: [String: String] = [:]
+
+    init(storeUUID: String) {
+        self.storeUUID = storeUUID
+    }
+
+    /// `x-coredata://<store UUID>/<entity>/p<primaryKey>`, as ``CoreDataStoreReader/globalID(entity:primaryKey:)``.
+    mutating func globalID(entity: String, primaryKey: Int64) -> String {
+        if let prefix = prefixes[entity] { return prefix + String(primaryKey) }
+        let prefix = "x-coredata://\(storeUUID)/\(entity)/p"
+        prefixes[entity] = prefix
+        return prefix + String(primaryKey)
+    }
+}
