@@ -15,8 +15,6 @@ struct EntityPlan: Sendable {
     /// What writing each attribute of ``attributes`` needs, in the same order, without copying
     /// whole descriptions per record: name, type, default, whether it may go to a blob file.
     let columns: [EntityPlanColumn]
-    /// Whether any attribute may keep its value in a blob file.
-    let hasExternalStorage: Bool
     /// Attribute type by name, for checking a record's values.
     let typeByName: [String: AttributeType]
     /// Its to-one relationships kept in columns: name, column, order column.
@@ -41,7 +39,6 @@ struct EntityPlan: Sendable {
         attributeByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         defaultedAttributes = attributes.filter { $0.defaultValue != nil }.map(\.name)
         columns = attributes.map(EntityPlanColumn.init)
-        hasExternalStorage = columns.contains { $0.allowsExternalStorage }
         typeByName = attributeByName.mapValues(\.type)
         toOne = (layout.relationships[entity] ?? [:]).compactMap { name, storage -> (String, String, String?)? in
             if case .column(_, let column, let order) = storage { return (name, column, order) }

@@ -22,11 +22,6 @@ public struct ImportRecord: Hashable, Sendable {
     public var toMany: [String: [GlobalID]]
     /// The seed set, when the record is seed data.
     public var seed: SeedMark?
-    /// Binary values already written to the store's blob folder by
-    /// ``SyncStore/storeExternalValues(of:)``: attribute name → the blob's SHA-256 in hex. The
-    /// value stays in ``values`` (checks and digests read it); the writer binds the blob instead
-    /// of writing the bytes again.
-    public var storedBlobs: [String: String] = [:]
 
     /// Creates a record to import.
     public init(

@@ -8,8 +8,7 @@ final class ImportWriter {
     let db: Database
     let store: SyncStore
     let now: Date
-    /// Whether the rows written refer to a blob file written without its own fsync (here or by
-    /// ``SyncStore/storeExternalValues(of:)``), to be made durable before the commit (``BlobStore/flushFileSystem()``).
+    /// Whether a blob file was written without its own fsync (see ``BlobStore/flushFileSystem()``).
     private(set) var wroteBlobs = false
     /// The insert statement of each entity written so far.
     private var inserts: [String: RawStatement] = [:]
@@ -48,14 +47,8 @@ final class ImportWriter {
             statement.bindNull(5)
         }
         var index: Int32 = 5
-        let hasStoredBlobs = !record.storedBlobs.isEmpty
         for column in plan.columns {
             index += 1
-            if hasStoredBlobs, let digest = record.storedBlobs[column.name] {
-                statement.bind(index, BlobStore.referencePrefix + digest)
-                wroteBlobs = true
-                continue
-            }
             let given = record.values[column.name] ?? column.defaultValue ?? .null
             try bind(given, column: column, entity: entity, at: index, in: statement)
         }

@@ -28,26 +28,6 @@ extension SyncStore {
         return nil
     }
 
-    /// Writes `record`'s large binary values (those the import puts in blob files) to the blob
-    /// folder now, without syncing each file, and notes them in ``ImportRecord/storedBlobs``; the
-    /// ``importBatch(_:rejections:author:migration:checkpoint:checked:)`` that writes the record
-    /// makes them durable before it commits. A migration calls this on its reading thread, so that
-    /// creating files, slow on some file systems, does not hold up the thread that commits.
-    ///
-    /// - Throws: ``StoreError`` `io` when a file cannot be written.
-    public func storeExternalValues(of record: inout ImportRecord) throws {
-        guard let plan = plans[record.entity], plan.hasExternalStorage else { return }
-        for column in plan.columns where column.allowsExternalStorage {
-            guard case .binary(let data)? = record.values[column.name], data.count > Self.externalStorageThreshold else { continue }
-            do {
-                record.storedBlobs[column.name] = try blobs.write(data, durable: false)
-            } catch {
-                throw StoreError(.io, path: path, message: "cannot write the external value of \(record.entity).\(column.name): \(error.localizedDescription)",
-                                 hint: "check free space and permissions of \(blobs.directory.path)")
-            }
-        }
-    }
-
     /// Writes a batch of imported records, one history transaction for them, and the stream's
     /// checkpoint, all in one SQLite transaction: after a crash, either all of it is there or none.
     ///

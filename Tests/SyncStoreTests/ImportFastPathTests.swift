@@ -94,33 +94,6 @@ import Testing
         #expect(dumps[0] == dumps[1])
     }
 
-    /// Blob files made ahead of the batch (as a migration's reading thread does) give the store
-    /// the batch alone would have made; small values are left to the batch.
-    @Test func blobsStoredAheadGiveTheSameStore() throws {
-        let folder = try TemporaryFolder()
-        let bytes = Data((0..<9000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        var digests: [String] = []
-        for ahead in [false, true] {
-            let store = try SyncStore.create(at: folder.path("\(ahead).store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
-            let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-            var large = ImportRecord(entity: "Attachment", globalID: GlobalID("large"), values: ["data": .binary(bytes)])
-            var small = ImportRecord(entity: "Attachment", globalID: GlobalID("small"), values: ["data": .binary(Data([1, 2, 3]))])
-            if ahead {
-                try store.storeExternalValues(of: &large)
-                try store.storeExternalValues(of: &small)
-                let digest = try #require(large.storedBlobs["data"])
-                #expect(FileManager.default.fileExists(atPath: store.blobDirectory.appendingPathComponent(String(digest.prefix(2))).appendingPathComponent(digest).path))
-                #expect(small.storedBlobs.isEmpty)
-            }
-            try store.importBatch([large, small], author: "m", migration: run.id,
-                                  checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
-            #expect(try store.record(GlobalID("large"))?.values["data"] == .binary(bytes))
-            #expect(try store.record(GlobalID("small"))?.values["data"] == .binary(Data([1, 2, 3])))
-            digests.append(try store.contentDigest().digest)
-        }
-        #expect(digests[0] == digests[1])
-    }
-
     @Test func aCheckedBatchStillRefusesAValueOfTheWrongKind() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")

@@ -8,18 +8,13 @@ import SyncStore
 /// previous batch to be committed, which bounds memory to two batches. Batches commit in the order
 /// submitted, each with its checkpoint, so a killed run resumes exactly as a single-threaded one would.
 ///
-/// The committing thread also digests the records (the checkpoint's running sum of their lines,
-/// which verification compares with the store at the end): with blob files made on the reading
-/// thread, that thread is the busier of the two.
-///
 /// ```swift
-/// let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id, digest: checkpoint.digest)
+/// let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id)
 /// try committer.submit(.init(records: records, rejections: [], checkpoint: checkpoint))
 /// try committer.finish()   // waits for the last batch; rethrows the first failure
 /// ```
 final class BatchCommitter: @unchecked Sendable {
-    /// One batch: its records, its rejected records and the checkpoint it brings the stream to
-    /// (whose digest the committer fills in).
+    /// One batch: its records, its rejected records and the checkpoint it brings the stream to.
     struct Batch: Sendable {
         let records: [ImportRecord]
         let rejections: [MigrationRejection]
@@ -29,8 +24,6 @@ final class BatchCommitter: @unchecked Sendable {
     private let store: SyncStore
     private let author: String
     private let migration: Int64
-    /// The sum of the line digests of every record of the stream so far; only the committing thread uses it.
-    private var digest: RecordDigestSum
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
     private var pending: Batch?
@@ -38,13 +31,11 @@ final class BatchCommitter: @unchecked Sendable {
     private var closing = false
     private var running = true
 
-    /// Starts the committing thread for a stream whose records so far digest to `digest`
-    /// (its checkpoint's).
-    init(store: SyncStore, author: String, migration: Int64, digest: RecordDigestSum) {
+    /// Starts the committing thread.
+    init(store: SyncStore, author: String, migration: Int64) {
         self.store = store
         self.author = author
         self.migration = migration
-        self.digest = digest
         let thread = Thread { [self] in commitLoop() }
         thread.name = "storekeep.commit"
         thread.start()
@@ -75,7 +66,6 @@ final class BatchCommitter: @unchecked Sendable {
     }
 
     private func commitLoop() {
-        var line = RecordLineBuffer()
         while true {
             condition.lock()
             while pending == nil, !closing { condition.wait() }
@@ -87,12 +77,9 @@ final class BatchCommitter: @unchecked Sendable {
             }
             condition.unlock()
             var error: (any Error)?
-            var checkpoint = batch.checkpoint
-            for record in batch.records { store.addDigest(of: record, to: &digest, scratch: &line) }
-            checkpoint.digest = digest
             do {
                 try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
-                                      checkpoint: checkpoint, checked: true)
+                                      checkpoint: batch.checkpoint, checked: true)
             } catch let caught {
                 error = caught
             }

@@ -103,9 +103,10 @@ public struct Migrator {
         var seconds: [String: Double] = [:]
         for (index, stream) in source.streams.enumerated() {
             let started = Date()
-            let checkpoint = checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0)
-            let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id, digest: checkpoint.digest)
-            var runner = StreamRunner(stream: stream, store: store, migration: run.id, options: options, committer: committer, checkpoint: checkpoint)
+            let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id)
+            var runner = StreamRunner(
+                stream: stream, store: store, migration: run.id, options: options, committer: committer,
+                checkpoint: checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0))
             let stopped: MigrationRejection?
             do {
                 stopped = try runner.run { done, handledNow in

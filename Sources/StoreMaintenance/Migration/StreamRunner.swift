@@ -9,8 +9,7 @@ struct StreamRunner {
     let migration: Int64
     let options: MigrationOptions
     let committer: BatchCommitter
-    /// Where the stream stands (what the store has committed, plus the open batch); its digest is
-    /// the committer's to keep (``BatchCommitter``), not updated here.
+    /// Where the stream stands (what the store has committed, plus the open batch).
     var checkpoint: MigrationCheckpoint
     /// Items handled in this run.
     private(set) var handledThisRun = 0
@@ -36,6 +35,7 @@ struct StreamRunner {
         let store = self.store
         let options = self.options
         let committer = self.committer
+        var line = RecordLineBuffer()
         let entity = stream.entity
         let streamName = stream.name
         func flush(_ runner: inout StreamRunner) throws {
@@ -51,16 +51,15 @@ struct StreamRunner {
         var runner = self
         try stream.forEach(after: checkpoint.position, store: store) { item in
             switch item {
-            case .record(let position, var record):
+            case .record(let position, let record):
                 if let problem = store.problem(with: record) {
                     let rejection = MigrationRejection(stream: streamName, position: position, entity: entity, reason: problem)
                     if options.onError == .stop { stopped = rejection; return false }
                     rejections.append(rejection)
                     runner.checkpoint.rejected += 1
                 } else {
-                    // Blob files are made here; the committer digests the record.
-                    try store.storeExternalValues(of: &record)
                     batch.append(record)
+                    store.addDigest(of: record, to: &runner.checkpoint.digest, scratch: &line)
                     runner.checkpoint.rows += 1
                     bytes += Self.approximateSize(of: record)
                 }
