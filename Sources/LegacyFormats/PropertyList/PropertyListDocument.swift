@@ -104,16 +104,8 @@ public final class PropertyListDocument {
         }
         switch reader {
         case .binary(let binary):
-            guard let reference = try binary.locate(Self.keys(path)) else { return }
-            let array = try binary.object(reference)
-            try requireArray(array.typeName, path)
-            var index = start
-            while index < array.count {
-                var walk = binary.startWalk()
-                walk.ancestors.append(reference)
-                let element = try binary.value(binary.reference(in: array.payload, at: index), walk: &walk)
-                guard try body(index, element) else { return }
-                index += 1
+            try forEachBinaryElement(binary, atKeyPath: path, from: start) { index, element, walk in
+                try body(index, binary.value(element, walk: &walk))
             }
         case .xml(let xml):
             guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return }
@@ -149,6 +141,18 @@ public final class PropertyListDocument {
         guard start >= 0 else {
             throw PropertyListError(path: self.path, problem: "the start index \(start) is negative", failureKind: .usage)
         }
+        try forEachBinaryElement(binary, atKeyPath: path, from: start) { index, element, walk in
+            let (values, typeName) = try binary.selectedValues(element, selection: selection, walk: &walk)
+            return try body(index, values, typeName)
+        }
+    }
+
+    /// Calls `visit` with the index and reference of each element of the binary file's array at
+    /// `path`, from `start`, each with a fresh walk that has the array as its ancestor; stops when
+    /// `visit` returns `false`.
+    private func forEachBinaryElement(
+        _ binary: BinaryPlistReader, atKeyPath path: String, from start: Int, _ visit: (Int, UInt64, inout BinaryWalk) throws -> Bool
+    ) throws {
         guard let reference = try binary.locate(Self.keys(path)) else { return }
         let array = try binary.object(reference)
         try requireArray(array.typeName, path)
@@ -156,8 +160,7 @@ public final class PropertyListDocument {
         while index < array.count {
             var walk = binary.startWalk()
             walk.ancestors.append(reference)
-            let (values, typeName) = try binary.selectedValues(binary.reference(in: array.payload, at: index), selection: selection, walk: &walk)
-            guard try body(index, values, typeName) else { return }
+            guard try visit(index, binary.reference(in: array.payload, at: index), &walk) else { return }
             index += 1
         }
     }
