@@ -10,6 +10,7 @@ import Testing
     func globalIDPrefixesWriteTheReadersIDs() throws {
         let reader = try CoreDataStoreReader.open(at: try #require(CoreDataCorpus.stores["Recipes"]))
         defer { reader.close() }
+        #expect(reader.globalID(entity: "Recipe", primaryKey: 42) == "x-coredata://\(reader.storeUUID)/Recipe/p42")
         var prefixes = GlobalIDPrefixes(storeUUID: reader.storeUUID)
         for entity in reader.model.entities.map(\.name) + ["Other"] {
             for primaryKey: Int64 in [0, 1, 42, Int64.max, -7] {

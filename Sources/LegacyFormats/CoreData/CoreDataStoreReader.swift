@@ -115,7 +115,7 @@ public final class CoreDataStoreReader: Sendable {
 
     /// `x-coredata://<store UUID>/<entity>/p<primaryKey>`.
     public func globalID(entity: String, primaryKey: Int64) -> String {
-        "x-coredata://\(storeUUID)/\(entity)/p\(primaryKey)"
+        GlobalIDPrefixes.prefix(storeUUID: storeUUID, entity: entity) + String(primaryKey)
     }
 
     /// The summary `storekeep inspect` prints.

@@ -8,10 +8,15 @@ struct GlobalIDPrefixes {
         self.storeUUID = storeUUID
     }
 
+    /// `x-coredata://<store UUID>/<entity>/p`: Core Data's URI of a managed object, without its number.
+    static func prefix(storeUUID: String, entity: String) -> String {
+        "x-coredata://\(storeUUID)/\(entity)/p"
+    }
+
     /// `x-coredata://<store UUID>/<entity>/p<primaryKey>`, as ``CoreDataStoreReader/globalID(entity:primaryKey:)``.
     mutating func globalID(entity: String, primaryKey: Int64) -> String {
         if let prefix = prefixes[entity] { return prefix + String(primaryKey) }
-        let prefix = "x-coredata://\(storeUUID)/\(entity)/p"
+        let prefix = Self.prefix(storeUUID: storeUUID, entity: entity)
         prefixes[entity] = prefix
         return prefix + String(primaryKey)
     }
