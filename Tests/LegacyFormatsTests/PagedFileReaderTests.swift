@@ -53,6 +53,17 @@ struct PagedFileReaderTests {
         #expect(reader.pagesRead == 100)
     }
 
+    @Test func readsAfterReleasingTheMemoryStartAfresh() throws {
+        let (file, expected) = try Self.file(count: 64 * 20)
+        let reader = PagedFileReader(file: file, pageSize: 64, pageCount: 4)
+        for page in [1, 2, 3] { #expect(try reader.byte(at: Int64(page * 64)) == expected[page * 64]) }
+        reader.releaseMemory()
+        reader.releaseMemory()
+        #expect(try reader.bytes(at: 64, count: 192) == Array(expected[64..<256]))
+        #expect(reader.pagesRead == 6, "released pages are read from the file again")
+        for page in 0..<20 { #expect(try reader.unsigned(at: Int64(page * 64 + 3), size: 4) == Self.bigEndian(expected[(page * 64 + 3)..<(page * 64 + 7)])) }
+    }
+
     @Test func readingPastTheEndFails() throws {
         let (file, expected) = try Self.file(count: 1_000)
         let reader = PagedFileReader(file: file, pageSize: 64, pageCount: 2)

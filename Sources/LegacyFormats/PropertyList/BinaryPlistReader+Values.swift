@@ -43,9 +43,12 @@ extension BinaryPlistReader {
 
     /// Walks object `reference` without materialising it: records it into `node` down to
     /// `shapeDepth` levels and, with `check`, reads every object below it.
+    ///
+    /// - Returns: whether the object is a single value (not a container).
+    @discardableResult
     func walk(
         _ reference: UInt64, node: ShapeAccumulator?, shapeDepth: Int, check: Bool, walk: inout BinaryWalk
-    ) throws(PropertyListError) {
+    ) throws(PropertyListError) -> Bool {
         let object = try enter(reference, walk: &walk)
         node?.record(object.typeName, count: object.isContainer ? object.count : nil)
         let deeper = shapeDepth > 0 ? node : nil
@@ -53,25 +56,41 @@ extension BinaryPlistReader {
             // A string's or data's header already proved its bytes lie inside the file, and any bytes
             // decode (UTF-16 with replacement characters): only numbers, dates and UIDs are read.
             if check, object.kind != 0x4, object.kind != 0x5, object.kind != 0x6 { _ = try scalar(object) }
-            return
+            return true
         }
-        guard deeper != nil || check else { return }
+        guard deeper != nil || check else { return false }
         try push(object, walk: &walk)
         for index in 0..<object.count {
+            let childReference: UInt64
+            var child: ShapeAccumulator?
             if object.kind == 0xD {
                 let keyReference = try self.reference(in: object.payload, at: index)
-                let child = try deeper.map { (parent: ShapeAccumulator) throws(PropertyListError) in parent.child(try keyString(keyReference)) }
+                child = try deeper.map { (parent: ShapeAccumulator) throws(PropertyListError) in parent.child(try keyString(keyReference)) }
                 if child == nil, check { _ = try keyString(keyReference) }
-                try self.walk(
-                    self.reference(in: object.payload, at: object.count + index), node: child, shapeDepth: shapeDepth - 1,
-                    check: check, walk: &walk)
+                childReference = try self.reference(in: object.payload, at: object.count + index)
             } else {
-                try self.walk(
-                    self.reference(in: object.payload, at: index), node: deeper?.elementNode(), shapeDepth: shapeDepth - 1,
-                    check: check, walk: &walk)
+                child = deeper?.elementNode()
+                childReference = try self.reference(in: object.payload, at: index)
             }
+            // A shared single value already checked need not be read again (only its visit counts).
+            let shared = child == nil && Self.isShared(childReference, by: reference)
+            if shared, checkedScalars.value(for: childReference) != nil {
+                walk.remaining -= 1
+                continue
+            }
+            let isScalar = try self.walk(childReference, node: child, shapeDepth: shapeDepth - 1, check: check, walk: &walk)
+            if shared, check, isScalar { checkedScalars.keep(true, for: childReference) }
         }
         walk.ancestors.removeLast()
+        return false
+    }
+
+    /// Whether the object `child` lies far from its container `parent` in the file: written for an
+    /// earlier element and shared, since a container's own values lie next to it, whichever order
+    /// the writer used.
+    @inline(__always)
+    static func isShared(_ child: UInt64, by parent: UInt64) -> Bool {
+        (child > parent ? child - parent : parent - child) > ownValueDistance
     }
 
     /// Counts a visit against the budget and reads the object's header.
@@ -140,6 +159,10 @@ extension BinaryPlistReader {
 }
 
 extension BinaryPlistReader {
+    /// How many objects away from its container a value may lie and still be taken for the
+    /// container's own (written with it) rather than shared with earlier elements.
+    static let ownValueDistance: UInt64 = 64
+
     /// The values of the `selection`'s keys in dictionary `reference`, in the selection's order
     /// (`nil` where absent); only those values are read. When the object is not a dictionary,
     /// `nil` and its type name.
@@ -158,7 +181,16 @@ extension BinaryPlistReader {
             let keyReference = try self.reference(in: object.payload, at: index)
             let slot = try selection.slot(ofReference: keyReference) { () throws(PropertyListError) in try keyString(keyReference) }
             guard slot >= 0 else { continue }
-            values[slot] = try value(self.reference(in: object.payload, at: object.count + index), walk: &walk)
+            let valueReference = try self.reference(in: object.payload, at: object.count + index)
+            let shared = Self.isShared(valueReference, by: reference)
+            if shared, let cached = sharedScalars.value(for: valueReference) {
+                walk.remaining -= 1
+                values[slot] = cached
+                continue
+            }
+            let found = try value(valueReference, walk: &walk)
+            if shared, found.isSmallScalar { sharedScalars.keep(found, for: valueReference) }
+            values[slot] = found
         }
         walk.ancestors.removeLast()
         return (values, "dictionary")

@@ -42,7 +42,13 @@ final class BinaryPlistReader {
     /// How many objects one operation may visit: files that share containers can expand far
     /// beyond their size (a crafted file could expand exponentially); real files stay well below.
     let visitBudget: Int
-    private var keyCache: [UInt64: String] = [:]
+    private var keyCache = ReferenceCache<String>(capacity: 4_096)
+    /// Scalars that elements share (plistlib and CFBinaryPlist write an equal value once and refer
+    /// to it from everywhere), decoded once: without it every element re-reads them from the far
+    /// part of the file where they were first written.
+    var sharedScalars = ReferenceCache<PropertyListValue>(capacity: 8_192)
+    /// Shared single values a checking walk has already read (see ``sharedScalars``).
+    var checkedScalars = ReferenceCache<Bool>(capacity: 8_192)
 
     init(file: PlistFile) throws(PropertyListError) {
         path = file.path
@@ -152,15 +158,23 @@ final class BinaryPlistReader {
     /// The key string of a dictionary entry (recently read keys are cached: real files share
     /// one string object per distinct key).
     func keyString(_ reference: UInt64) throws(PropertyListError) -> String {
-        if let cached = keyCache[reference] { return cached }
-        if keyCache.count >= 4_096 { keyCache.removeAll(keepingCapacity: true) }
+        if let cached = keyCache.value(for: reference) { return cached }
         let key = try object(reference)
         guard key.kind == 0x5 || key.kind == 0x6 else {
             throw .binary(path, offset: key.offset, "a dictionary key (object #\(reference)) is a \(key.typeName), not a string")
         }
         let text = try string(key)
-        keyCache[reference] = text
+        keyCache.keep(text, for: reference)
         return text
+    }
+
+    /// Gives back the memory of the page cache and the decoded-value caches, for a caller done
+    /// reading for now (a later read works as on a new reader).
+    func releaseMemory() {
+        pages.releaseMemory()
+        keyCache.removeAll()
+        sharedScalars.removeAll()
+        checkedScalars.removeAll()
     }
 
     /// The object at `path` (dictionary keys from the top object); `nil` when absent.

@@ -10,8 +10,10 @@ final class PagedFileReader {
     let file: PlistFile
     let pageSize: Int
     let pageCount: Int
-    private let storage: UnsafeMutableRawPointer
-    private var slotOfPage: [Int64: Int] = [:]
+    private var storage: UnsafeMutableRawPointer
+    /// Whether ``releaseMemory()`` gave the pages back (they are allocated again on the next read).
+    private var released = false
+    private var slotOfPage: PageSlotTable
     private var pageOfSlot: [Int64]
     private var lengthOfSlot: [Int]
     private var referenced: [Bool]
@@ -32,7 +34,7 @@ final class PagedFileReader {
         self.pageSize = pageSize
         self.pageCount = pageCount
         storage = UnsafeMutableRawPointer.allocate(byteCount: pageSize * pageCount, alignment: 16)
-        slotOfPage.reserveCapacity(pageCount)
+        slotOfPage = PageSlotTable(capacity: pageCount)
         pageOfSlot = Array(repeating: -1, count: pageCount)
         lengthOfSlot = Array(repeating: 0, count: pageCount)
         referenced = Array(repeating: false, count: pageCount)
@@ -40,7 +42,21 @@ final class PagedFileReader {
     }
 
     deinit {
+        if !released { storage.deallocate() }
+    }
+
+    /// Gives the cached pages' memory back, for a caller done reading for now; a later read
+    /// allocates it again and starts with an empty cache.
+    func releaseMemory() {
+        guard !released else { return }
+        for slot in 0..<pageCount where pageOfSlot[slot] >= 0 {
+            slotOfPage.remove(pageOfSlot[slot])
+            pageOfSlot[slot] = -1
+            referenced[slot] = false
+        }
+        for index in 0..<4 { recentPages[index] = -1 }
         storage.deallocate()
+        released = true
     }
 
     /// Copies `count` bytes at `offset` into `destination`; the range must lie inside the file.
@@ -121,10 +137,15 @@ final class PagedFileReader {
     }
 
     private func slot(for page: Int64) throws(PropertyListError) -> (UnsafeMutableRawPointer, Int) {
-        if let slot = slotOfPage[page] {
+        if let slot = slotOfPage.slot(of: page) {
             referenced[slot] = true
             remember(page, storage + slot * pageSize, lengthOfSlot[slot])
             return (storage + slot * pageSize, lengthOfSlot[slot])
+        }
+        if released {
+            storage = UnsafeMutableRawPointer.allocate(byteCount: pageSize * pageCount, alignment: 16)
+            for index in 0..<4 { recentStarts[index] = storage }
+            released = false
         }
         // CLOCK: skip (and clear) recently used slots; an empty or unreferenced one is the victim.
         while referenced[hand] {
@@ -133,7 +154,7 @@ final class PagedFileReader {
         }
         let victim = hand
         hand = hand + 1 == pageCount ? 0 : hand + 1
-        if pageOfSlot[victim] >= 0 { slotOfPage[pageOfSlot[victim]] = nil }
+        if pageOfSlot[victim] >= 0 { slotOfPage.remove(pageOfSlot[victim]) }
         pageOfSlot[victim] = -1
         // The slot is about to be overwritten (and stays empty if the read fails): forget it as recent.
         for index in 0..<4 where recentStarts[index] == storage + victim * pageSize { recentPages[index] = -1 }
@@ -143,7 +164,7 @@ final class PagedFileReader {
         pageOfSlot[victim] = page
         lengthOfSlot[victim] = length
         referenced[victim] = true
-        slotOfPage[page] = victim
+        slotOfPage.insert(page, slot: victim)
         remember(page, start, length)
         return (start, length)
     }

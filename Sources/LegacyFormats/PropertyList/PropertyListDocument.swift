@@ -183,6 +183,12 @@ public final class PropertyListDocument {
         return root.shape(summary: false)
     }
 
+    /// Gives back the memory kept to make later reads faster (a binary file's page cache and
+    /// decoded shared values), for a caller done reading for now; the document stays usable.
+    public func releaseMemory() {
+        if case .binary(let binary) = reader { binary.releaseMemory() }
+    }
+
     /// Reads the whole file once, checking every element and value, without keeping anything:
     /// call it before a long import that must not stop half-way on a damaged file.
     public func validate() throws(PropertyListError) {

@@ -5,8 +5,9 @@ public final class PropertyListKeySelection {
     /// The keys, in the order their values are returned.
     public let keys: [String]
     private let slotOfKey: [String: Int]
-    /// Binary files: key object reference → slot in ``keys``, or -1 for a key not selected.
-    private var slotOfReference: [UInt64: Int] = [:]
+    /// Binary files: key object reference → slot in ``keys``, or -1 for a key not selected (a
+    /// file has a handful of distinct key objects, looked up once per element and key).
+    private var slotOfReference = ReferenceCache<Int>(capacity: 256)
 
     /// Selects `keys` (a key listed twice gets the first slot).
     public init(keys: [String]) {
@@ -19,10 +20,9 @@ public final class PropertyListKeySelection {
 
     /// The slot of the key object `reference` (-1: not selected), working it out with `key` once.
     func slot(ofReference reference: UInt64, key: () throws(PropertyListError) -> String) throws(PropertyListError) -> Int {
-        if let slot = slotOfReference[reference] { return slot }
+        if let slot = slotOfReference.value(for: reference) { return slot }
         let slot = slotOfKey[try key()] ?? -1
-        if slotOfReference.count >= 4_096 { slotOfReference.removeAll(keepingCapacity: true) }
-        slotOfReference[reference] = slot
+        slotOfReference.keep(slot, for: reference)
         return slot
     }
 }

@@ -59,3 +59,15 @@ public enum PropertyListValue: Hashable, Sendable {
         }
     }
 }
+
+extension PropertyListValue {
+    /// A number, date, Boolean, UID or string of at most 256 UTF-8 bytes: cheap to keep in a cache
+    /// of shared values (data and containers are not kept).
+    var isSmallScalar: Bool {
+        switch self {
+        case .integer, .real, .boolean, .date, .uid: return true
+        case .string(let text): return text.utf8.count <= 256
+        case .data, .array, .dictionary: return false
+        }
+    }
+}

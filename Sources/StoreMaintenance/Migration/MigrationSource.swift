@@ -21,4 +21,12 @@ public protocol MigrationSource {
     var streams: [any MigrationStream] { get }
     /// Checks the source before anything is written (for example the values a mapping requires).
     func validate() throws
+    /// Called once every stream has been read: gives back memory kept for reading, so that the
+    /// work after it (index builds, verification) has it.
+    func finishReading()
+}
+
+extension MigrationSource {
+    /// Sources that keep nothing worth giving back do nothing.
+    public func finishReading() {}
 }

@@ -130,6 +130,7 @@ public struct Migrator {
                 return result
             }
         }
+        source.finishReading()
         let content = try buildIndexesAndVerify(store: store, runID: run.id)
         try store.endBulkLoad()
         try store.finishMigration(run.id, success: true)

@@ -64,6 +64,11 @@ public final class PropertyListMappingSource: MigrationSource {
         }
     }
 
+    /// Gives back the document's page cache and decoded-value caches.
+    public func finishReading() {
+        document.releaseMemory()
+    }
+
     private static func text(of value: PropertyListValue) -> String {
         switch value {
         case .string(let text): return text
