@@ -52,6 +52,12 @@ done
 [[ -f /usr/include/sqlite3.h ]] || fail "sqlite3.h is missing: make deps installs libsqlite3-dev"
 mkdir -p "$work"
 rm -f "$work"/*.out "$work"/*.err "$work"/*.time "$work/results.json"
+# Outputs an interrupted earlier run left behind go first: every measured run below writes into
+# its own new path and nothing is deleted until the measurements are done, because ext4 skips
+# inodes freed in the last minutes when it allocates new ones (find_inode_bit / recently_deleted)
+# and creating ~20,000 blob files right after deleting ~20,000 cost a run seconds of kernel time.
+rm -rf "$work"/*.store "$work"/*.store-wal "$work"/*.store-shm "$work"/*.store.blobs "$work"/*.store.rejected.jsonl \
+    "$work"/reference-*.db "$work"/reference-*.db-wal "$work"/reference-*.db-shm "$work"/reference-*.db.blobs
 measurements=$work/measurements.txt
 : >"$measurements"
 
@@ -125,13 +131,12 @@ gcc -O2 -Wall -Wextra -o "$work/sqlite-insert-baseline" Benchmarks/sqlite-insert
 data=$(plist "$speeches")
 record plist.speeches "$speeches"
 record plist.bytes "$(stat -c %s "$data")"
-store=$work/speechtimer.store
 for run in $(seq "$slow_runs"); do
+    store=$work/speechtimer-$run.store
     step "storekeep migrate, $speeches speeches (run $run of $slow_runs)"
     migrate plist.storekeep "$data" "$store" --mapping "$mapping"
     step "Python plistlib + sqlite3 reference, $speeches speeches (run $run of $slow_runs)"
-    timed plist.python python3 Benchmarks/reference-migrate.py "$data" "$work/reference.db"
-    rm -rf "$work/reference.db" "$work/reference.db-wal" "$work/reference.db-shm" "$work/reference.db.blobs"
+    timed plist.python python3 Benchmarks/reference-migrate.py "$data" "$work/reference-$run.db"
 done
 record plist.rows "$(python3 -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("e_Speech", "e_SpeechType", "e_Settings")))' "$store")"
 for run in $(seq "$runs"); do
@@ -139,7 +144,10 @@ for run in $(seq "$runs"); do
     baseline plist.c "$store" e_Speech
     baseline plist.cbare "$store" e_Speech --bare
 done
-remove_store "$store"
+for run in $(seq "$slow_runs"); do
+    remove_store "$work/speechtimer-$run.store"
+    rm -rf "$work/reference-$run.db" "$work/reference-$run.db-wal" "$work/reference-$run.db-shm" "$work/reference-$run.db.blobs"
+done
 
 # 2. Core Data store → store.
 coredata=$work/coredata-$coredata_rows.sqlite
@@ -148,8 +156,8 @@ if [[ ! -f $coredata ]]; then
     python3 Benchmarks/generate-coredata-store.py "$coredata" --rows "$coredata_rows"
 fi
 record coredata.rows "$coredata_rows"
-cdstore=$work/coredata.store
 for run in $(seq "$slow_runs"); do
+    cdstore=$work/coredata-$run.store
     step "storekeep migrate, Core Data store of $coredata_rows rows (run $run of $slow_runs)"
     migrate coredata.storekeep "$coredata" "$cdstore"
 done
@@ -169,7 +177,7 @@ result = db.execute("PRAGMA integrity_check").fetchall()
 sys.exit(0 if result == [("ok",)] else 1)' "$cdstore"
     timed check.storekeep "$storekeep" check "$cdstore" --full --quiet
 done
-remove_store "$cdstore"
+for run in $(seq "$slow_runs"); do remove_store "$work/coredata-$run.store"; done
 
 # 4. Peak memory at the big size (slow: only with BENCH_4M=1).
 if [[ $big_case == 1 ]]; then
