@@ -69,6 +69,9 @@ record() { printf '%s %s\n' "$1" "$2" >>"$measurements"; }
 timed() {
     local name=$1; shift
     local report=$work/$name.time
+    # Earlier runs' outputs are written back first, so that their writeback does not share the
+    # two cores and the disk with the run being timed.
+    sync
     if ! $timer -v -o "$report" "$@" >"$work/$name.out" 2>"$work/$name.err"; then
         cat "$work/$name.err" >&2
         fail "$name failed: $*"
