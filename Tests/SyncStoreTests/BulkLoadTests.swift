@@ -104,4 +104,24 @@ import Testing
         line.appendField("héllo")
         #expect(String(decoding: line.bytes, as: UTF8.self) == SyncStore.field("héllo"))
     }
+
+    /// A line longer than the buffer's first room (long notes, many attributes) grows it, and a
+    /// shorter line after it holds only its own bytes, digested alone.
+    @Test func lineBufferGrowsAndDigestsOnlyTheLine() {
+        var line = RecordLineBuffer()
+        let long = String(repeating: "speech notes ", count: 300)
+        line.append("R ")
+        line.appendField(long)
+        line.append(byte: UInt8(ascii: " "))
+        line.append(decimal: -42)
+        let expected = "R " + SyncStore.field(long) + " -42"
+        #expect(String(decoding: line.bytes, as: UTF8.self) == expected)
+        line.clear()
+        line.append("R ")
+        line.appendField("x")
+        #expect(String(decoding: line.bytes, as: UTF8.self) == "R " + SyncStore.field("x"))
+        var digest = [UInt8](repeating: 0, count: 32)
+        digest.withUnsafeMutableBufferPointer { line.sha256(into: $0.baseAddress!) }
+        #expect(SHA256.hex(digest) == SHA256.hexDigest(of: "R " + SyncStore.field("x")))
+    }
 }
