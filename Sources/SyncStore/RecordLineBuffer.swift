@@ -107,6 +107,6 @@ public struct RecordLineBuffer {
 
     /// The SHA-256 of the line, into `digest` (32 bytes).
     func sha256(into digest: UnsafeMutablePointer<UInt8>) {
-        storage.withUnsafeBufferPointer { _ = CLibCrypto.SHA256($0.baseAddress, count, digest) }
+        storage.withUnsafeBufferPointer { CLibCrypto.storekeep_sha256($0.baseAddress, count, digest) }
     }
 }
