@@ -12,13 +12,10 @@ enum StoreSchema {
 
     /// Creates every table for `model` and records the column mapping in `sk_column`.
     ///
-    /// - Parameter deferIndexes: leave out the secondary indexes whose keys arrive in random order
-    ///   (the unique `_gid` index, `r_*`, join-table targets, `sk_change_gid`) and mark the store with
-    ///   ``indexesPendingKey``, for a bulk load that builds them once at the end with
-    ///   ``createIndexes(in:layout:)``: SQLite builds an index from sorted keys far faster than it
-    ///   keeps one up to date under random inserts. The indexes whose keys arrive in order
-    ///   (``createAppendOrderIndexes(in:layout:)``) are created at once: keeping them costs a bulk
-    ///   load little, and sorting them at the end would lengthen its last, single-threaded step.
+    /// - Parameter deferIndexes: leave out the secondary indexes (the unique `_gid` index among them)
+    ///   and mark the store with ``indexesPendingKey``, for a bulk load that builds them once at the
+    ///   end with ``createIndexes(in:layout:)``: SQLite builds an index from sorted keys far faster
+    ///   than it keeps one up to date under random inserts.
     static func create(in db: Database, model: ManagedModel, layout: StoreLayout, deferIndexes: Bool = false) throws {
         try db.execute(sql: """
             CREATE TABLE sk_metadata (key TEXT PRIMARY KEY NOT NULL, value TEXT) WITHOUT ROWID;
@@ -55,7 +52,6 @@ enum StoreSchema {
         }
         try recordColumns(in: db, model: model, layout: layout)
         if deferIndexes {
-            try createAppendOrderIndexes(in: db, layout: layout)
             try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, '1')", arguments: [indexesPendingKey])
         } else {
             try createIndexes(in: db, layout: layout)
@@ -68,9 +64,9 @@ enum StoreSchema {
     /// - Throws: `DatabaseError` with `SQLITE_CONSTRAINT` when two records share a global ID.
     static func createIndexes(in db: Database, layout: StoreLayout) throws {
         try createGlobalIDIndexes(in: db, layout: layout)
-        try createAppendOrderIndexes(in: db, layout: layout)
         for table in Set(layout.tableOfEntity.values).sorted() {
             let quoted = table.quotedDatabaseIdentifier
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedDatabaseIdentifier) ON \(quoted) (_entity)")
             for column in layout.tableColumns[table] ?? [] where column.name.hasPrefix("r_") {
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_\(column.name)".quotedDatabaseIdentifier) ON \(quoted) (\(column.name.quotedDatabaseIdentifier))")
             }
@@ -78,19 +74,11 @@ enum StoreSchema {
         for table in layout.joinTables {
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (target)")
         }
-        try db.execute(sql: "CREATE INDEX IF NOT EXISTS sk_change_gid ON sk_change (gid)")
+        try db.execute(sql: """
+            CREATE INDEX IF NOT EXISTS sk_change_tx ON sk_change (tx);
+            CREATE INDEX IF NOT EXISTS sk_change_gid ON sk_change (gid);
+            """)
         try db.execute(sql: "DELETE FROM sk_metadata WHERE key = ?", arguments: [indexesPendingKey])
-    }
-
-    /// Creates the secondary indexes whose keys a bulk load writes in ascending order (each only
-    /// when absent): `<table>__entity` (a table holds one entity family, a handful of names, and
-    /// the row ID, ascending, ends the key) and `sk_change_tx` (transactions are numbered as they
-    /// commit). New entries land on the last page of each key's run, which stays cached.
-    static func createAppendOrderIndexes(in db: Database, layout: StoreLayout) throws {
-        for table in Set(layout.tableOfEntity.values).sorted() {
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (_entity)")
-        }
-        try db.execute(sql: "CREATE INDEX IF NOT EXISTS sk_change_tx ON sk_change (tx)")
     }
 
     /// Creates the unique `_gid` index of every entity table (each only when absent).

@@ -4,8 +4,7 @@ import ObjectModel
 import Testing
 @testable import SyncStore
 
-/// A store created for a bulk load: indexes over random keys left out until the end, duplicates
-/// found then.
+/// A store created for a bulk load: indexes left out until the end, duplicates found then.
 @Suite struct BulkLoadTests {
     let folder: TemporaryFolder
 
@@ -32,10 +31,7 @@ import Testing
         let bulk = try SyncStore.create(at: folder.path("b.store"), model: TestModels.workspace(), contentName: "W", peerID: "P",
                                         deferIndexes: true)
         #expect(try bulk.hasPendingIndexes())
-        // Only the indexes whose keys a load appends in order exist before the build.
-        let appendOrder = expected.filter { $0.hasSuffix("__entity") || $0 == "sk_change_tx" || $0 == "sk_migration_key" }
-        #expect(appendOrder.count > 2)
-        #expect(try indexNames(of: bulk.path) == appendOrder)
+        #expect(try indexNames(of: bulk.path).isDisjoint(with: expected.subtracting(["sk_migration_key"])))
         let run = try bulk.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
         try bulk.importBatch(tags(["a", "b"]), author: "m", migration: run.id,
                              checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
