@@ -87,7 +87,6 @@ public struct RecordLineBuffer {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            reserve(count)
             for index in stride(from: count - 1, through: 0, by: -1) { append(byte: digits[index]) }
         }
     }

@@ -72,14 +72,14 @@ extension BinaryPlistReader {
                 child = deeper?.elementNode()
                 childReference = try self.reference(in: object.payload, at: index)
             }
-            // A shared single value already checked need not be read again (only its visit counts).
-            let shared = child == nil && Self.isShared(childReference, by: reference)
+            // A checking walk reads a shared single value once; later visits only count.
+            let shared = check && child == nil && Self.isShared(childReference, by: reference)
             if shared, checkedScalars.value(for: childReference) != nil {
                 walk.remaining -= 1
                 continue
             }
             let isScalar = try self.walk(childReference, node: child, shapeDepth: shapeDepth - 1, check: check, walk: &walk)
-            if shared, check, isScalar { checkedScalars.keep(true, for: childReference) }
+            if shared, isScalar { checkedScalars.keep(true, for: childReference) }
         }
         walk.ancestors.removeLast()
         return false
