@@ -112,8 +112,40 @@ public final class StoreLock: Sendable {
         return .stale(holder)
     }
 
-    /// Creates the lock file exclusively; false when it already exists.
+    /// Creates the lock file exclusively, complete or not at all; false when it already exists.
+    ///
+    /// The owner is written to a file of this process's own (`<lock>.new-<pid>`), fsynced, then
+    /// hard-linked to the lock's name, which fails when the lock exists. A process killed while
+    /// writing leaves at worst its own file, never a half-written lock that would refuse every
+    /// later command. Where the file system has no hard links, the lock is created in place.
     private static func create(_ path: String, owner: Owner) throws -> Bool {
+        removeAbandonedDrafts(of: path)
+        let draft = path + ".new-\(owner.pid)"
+        unlink(draft)
+        let descriptor = open(draft, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else {
+            throw MaintenanceError(path: path, problem: "cannot create the lock file: \(String(cString: strerror(errno)))",
+                                   hint: "check the folder's permissions", failureKind: .cannotCreateOutput)
+        }
+        let written = writeOwner(owner, to: descriptor)
+        _ = close(descriptor)
+        defer { unlink(draft) }
+        guard written else {
+            throw MaintenanceError(path: path, problem: "cannot write the lock file: \(String(cString: strerror(errno)))",
+                                   hint: "check free space in the store's folder", failureKind: .cannotCreateOutput)
+        }
+        if link(draft, path) == 0 { return true }
+        switch errno {
+        case EEXIST: return false
+        case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV: return try createInPlace(path, owner: owner)
+        default:
+            throw MaintenanceError(path: path, problem: "cannot create the lock file: \(String(cString: strerror(errno)))",
+                                   hint: "check the folder's permissions", failureKind: .cannotCreateOutput)
+        }
+    }
+
+    /// Creates the lock file exclusively where it stands (file systems without hard links).
+    private static func createInPlace(_ path: String, owner: Owner) throws -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
             if errno == EEXIST { return false }
@@ -121,11 +153,29 @@ public final class StoreLock: Sendable {
                                    hint: "check the folder's permissions", failureKind: .cannotCreateOutput)
         }
         defer { _ = close(descriptor) }
+        _ = writeOwner(owner, to: descriptor)
+        return true
+    }
+
+    /// Writes `owner` as JSON and fsyncs; false when a write fails.
+    private static func writeOwner(_ owner: Owner, to descriptor: Int32) -> Bool {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = Array((try? encoder.encode(owner)) ?? Data())
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        _ = fsync(descriptor)
-        return true
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { return false }
+        return fsync(descriptor) == 0
+    }
+
+    /// Removes `<lock>.new-<pid>` files of processes that no longer exist (killed while taking the lock).
+    private static func removeAbandonedDrafts(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + ".new-"
+        let folder = url.deletingLastPathComponent().path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
+        }
     }
 }

@@ -62,4 +62,33 @@ import Testing
         #expect(StoreLock.status(of: StoreLock.lockPath(for: store)) == .unreadable)
         #expect(throws: MaintenanceError.self) { try StoreLock.acquire(for: store, command: "migrate") }
     }
+
+    /// A process killed while taking the lock leaves at most its draft `<lock>.new-<pid>` (the lock
+    /// itself appears whole, by a hard link): the next command removes the draft of the dead process
+    /// and takes the lock; a live process's draft is left alone.
+    @Test func aDraftLeftByAKilledProcessIsRemovedAndDoesNotBlock() throws {
+        let store = folder.appendingPathComponent("s.store").path
+        let lockPath = StoreLock.lockPath(for: store)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        defer { sleeper.terminate() }
+        let dead = lockPath + ".new-\(child.processIdentifier)"
+        let live = lockPath + ".new-\(sleeper.processIdentifier)"
+        try Data("{\"comm".utf8).write(to: URL(fileURLWithPath: dead))
+        try Data("{\"comm".utf8).write(to: URL(fileURLWithPath: live))
+        let lock = try StoreLock.acquire(for: store, command: "migrate")
+        #expect(StoreLock.status(of: lockPath) == .held(lock.owner))
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(!FileManager.default.fileExists(atPath: lockPath + ".new-\(lock.owner.pid)"), "the own draft is gone once linked")
+        lock.release()
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == [URL(fileURLWithPath: live).lastPathComponent])
+    }
 }
