@@ -63,6 +63,21 @@ final class EntityPlan: Sendable {
         propertyNames = attributeNames + toOne.map(\.name) + joinedToManyNames
     }
 
+    /// The position in ``columns`` of the attribute `name`, searched from `start` round to it: a
+    /// record's values usually come in column order, so a caller walking them passes the position
+    /// after the last one found and finds the next name at once, without hashing it.
+    func columnIndex(named name: String, from start: Int) -> Int? {
+        let count = columns.count
+        guard count > 0 else { return nil }
+        let length = name.utf8.count
+        var index = start < count ? start : 0
+        for _ in 0..<count {
+            if columns[index].name.utf8.count == length, columns[index].name == name { return index }
+            index = index + 1 == count ? 0 : index + 1
+        }
+        return nil
+    }
+
     /// The properties `record` sets, as bits of ``propertyNames``: one lookup per name instead of
     /// a set of names per record. `nil` when the entity has more than 64 properties or the record
     /// sets a name that is not the entity's.

@@ -19,7 +19,7 @@ struct HistoryPropertiesCache {
     /// The JSON array of the names `record` sets (values, to-one and to-many relationships) and of
     /// `defaulted`, the attributes the model gives a default value, sorted.
     mutating func properties(of record: ImportRecord, defaulted: [String]) -> String {
-        var names = Set(record.values.keys)
+        var names = Set(record.values.names)
         names.formUnion(record.toOne.keys)
         names.formUnion(record.toMany.keys)
         let key = Key(entity: record.entity, names: names)

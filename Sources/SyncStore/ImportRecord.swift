@@ -13,7 +13,7 @@ public struct ImportRecord: Hashable, Sendable {
     /// The record's global ID (deterministic for a migration, so that a resumed run writes the same IDs).
     public var globalID: GlobalID
     /// Attribute values by name; an attribute left out takes the model's default value, when it has one.
-    public var values: [String: AttributeValue]
+    public var values: AttributeValues
     /// To-one relationships: name → target. Targets are written as given (a migration checks them).
     public var toOne: [String: GlobalID]
     /// This record's position in the ordered to-many inverse of a to-one relationship, by to-one name.
@@ -25,7 +25,7 @@ public struct ImportRecord: Hashable, Sendable {
 
     /// Creates a record to import.
     public init(
-        entity: String, globalID: GlobalID, values: [String: AttributeValue] = [:], toOne: [String: GlobalID] = [:],
+        entity: String, globalID: GlobalID, values: AttributeValues = [:], toOne: [String: GlobalID] = [:],
         toOneOrder: [String: Int64] = [:], toMany: [String: [GlobalID]] = [:], seed: SeedMark? = nil
     ) {
         self.entity = entity

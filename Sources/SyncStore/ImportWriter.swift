@@ -14,6 +14,12 @@ final class ImportWriter {
     private var inserts: [String: RawStatement] = [:]
     /// The history insert, once prepared.
     private var changeInsert: RawStatement?
+    /// The plan of the last record's entity: a batch is nearly always of one entity, and comparing
+    /// the name with the last one is far cheaper than hashing it for the store's table of plans.
+    private var lastPlan: EntityPlan?
+    /// The history `properties` JSON of each (entity, set of properties) seen: a batch has a
+    /// handful, found by comparing the plan's identity and the mask.
+    private var propertiesJSON: [(plan: EntityPlan, mask: UInt64, json: String)] = []
 
     init(db: Database, store: SyncStore, now: Date) {
         self.db = db
@@ -30,7 +36,7 @@ final class ImportWriter {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): \(problem)")
         }
         let entity = record.entity
-        guard let plan = store.plans[entity] else {
+        guard let plan = plan(of: entity) else {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): there is no entity named '\(entity)'")
         }
         // Values are bound straight into the entity's prepared statement through the C API.
@@ -103,18 +109,11 @@ final class ImportWriter {
             "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'insert', ?, NULL)", db: db, path: store.path)
         changeInsert = insert
         var cache = HistoryPropertiesCache()
-        // Per entity, the JSON of each set of properties seen: a batch has a handful of shapes.
-        var jsonByMask: [String: [UInt64: String]] = [:]
         for record in records {
-            let plan = store.plans[record.entity]
+            let plan = plan(of: record.entity)
             let properties: String
             if let plan, let mask = plan.propertyMask(of: record) {
-                if let known = jsonByMask[record.entity]?[mask] {
-                    properties = known
-                } else {
-                    properties = plan.propertiesJSON(mask: mask)
-                    jsonByMask[record.entity, default: [:]][mask] = properties
-                }
+                properties = json(of: plan, mask: mask)
             } else {
                 properties = cache.properties(of: record, defaulted: plan?.defaultedAttributes ?? [])
             }
@@ -129,6 +128,21 @@ final class ImportWriter {
                                           path: store.path, action: "record the history of a batch")
             }
         }
+    }
+
+    /// The plan of `entity`, from ``lastPlan`` when it is the same entity.
+    private func plan(of entity: String) -> EntityPlan? {
+        if let lastPlan, lastPlan.entity == entity { return lastPlan }
+        lastPlan = store.plans[entity]
+        return lastPlan
+    }
+
+    /// The history `properties` JSON of an insert of `plan`'s entity setting the properties of `mask`.
+    private func json(of plan: EntityPlan, mask: UInt64) -> String {
+        for known in propertiesJSON where known.plan === plan && known.mask == mask { return known.json }
+        let json = plan.propertiesJSON(mask: mask)
+        propertiesJSON.append((plan, mask, json))
+        return json
     }
 
     /// Binds `value` (normalized for `column`; a large binary value goes to a blob file) at `index`.

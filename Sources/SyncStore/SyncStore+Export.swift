@@ -37,7 +37,7 @@ extension SyncStore {
                     let members = try transaction.members(of: name, of: stored.globalID, entity: entity)
                     if !members.isEmpty { toMany[name] = members }
                 }
-                let record = ImportRecord(entity: entity, globalID: stored.globalID, values: stored.values, toOne: stored.toOne,
+                let record = ImportRecord(entity: entity, globalID: stored.globalID, values: AttributeValues(stored.values), toOne: stored.toOne,
                                           toOneOrder: toOneOrder, toMany: toMany, seed: stored.seed)
                 return ExportedRecord(rowID: row["_rowid"], record: record)
             }

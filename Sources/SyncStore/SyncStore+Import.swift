@@ -11,10 +11,13 @@ extension SyncStore {
             return "there is no entity named '\(record.entity)' in model \(model.versionName)"
         }
         if plan.isAbstract { return "entity \(record.entity) is abstract" }
+        var next = 0
         for (name, value) in record.values {
-            guard let type = plan.typeByName[name] else {
+            guard let index = plan.columnIndex(named: name, from: next) else {
                 return "entity \(record.entity) has no stored attribute named '\(name)'"
             }
+            next = index + 1
+            let type = plan.columns[index].type
             if ValueCoder.normalized(value, type: type) == nil {
                 return "\(record.entity).\(name) is of type \(type.rawValue) and cannot hold a \(value.kindName) value"
             }

@@ -8,7 +8,7 @@ extension SyncStore {
     ///
     /// The ID is the SHA-256 of `storekeep-seed-id 1`, the entity's root name and each key
     /// attribute's canonical value (as in the content digest), written as an uppercase UUID.
-    public func seedGlobalID(entity: String, values: [String: AttributeValue]) -> GlobalID {
+    public func seedGlobalID(entity: String, values: AttributeValues) -> GlobalID {
         let root = model.rootEntity(of: entity)?.name ?? entity
         var text = "storekeep-seed-id 1\n\(root)\n"
         for name in model.facts(of: entity).seedKey {

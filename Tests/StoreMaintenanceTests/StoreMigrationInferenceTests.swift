@@ -27,7 +27,7 @@ import Testing
         ManagedModel(name: "M", versionName: version, entities: [EntityDescription(name: "E", attributes: attributes)])
     }
 
-    private func apply(_ step: ModelStep, _ values: [String: AttributeValue], entity: String = "E") -> StepResult? {
+    private func apply(_ step: ModelStep, _ values: AttributeValues, entity: String = "E") -> StepResult? {
         step.apply(to: ImportRecord(entity: entity, globalID: GlobalID("g"), values: values, seed: SeedMark(set: "s", version: 2)))
     }
 

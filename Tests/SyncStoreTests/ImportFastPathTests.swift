@@ -31,7 +31,7 @@ import Testing
         for (entity, plan) in store.plans.sorted(by: { $0.key < $1.key }) {
             let full = ImportRecord(
                 entity: entity, globalID: GlobalID("g"),
-                values: Dictionary(uniqueKeysWithValues: plan.typeByName.keys.map { ($0, AttributeValue.null) }),
+                values: AttributeValues(Dictionary(uniqueKeysWithValues: plan.typeByName.keys.map { ($0, AttributeValue.null) })),
                 toOne: Dictionary(uniqueKeysWithValues: plan.toOne.map { ($0.name, GlobalID("t")) }),
                 toMany: Dictionary(uniqueKeysWithValues: plan.joinedToMany.map { ($0, [GlobalID]()) }))
             var variants = [full, ImportRecord(entity: entity, globalID: GlobalID("e"), values: [:])]
@@ -104,5 +104,54 @@ import Testing
                                   checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0), checked: true)
         }
         #expect(try store.liveRecordCounts()["Task"] == 0)
+    }
+
+    /// The writer keeps the last record's plan to skip a lookup; records of several entities
+    /// interleaved in one batch must still each be written through their own entity's plan.
+    @Test func interleavedEntitiesInOneBatchEachUseTheirOwnPlan() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
+        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        var records: [ImportRecord] = []
+        for index in 0..<6 {
+            records.append(ImportRecord(entity: "Task", globalID: GlobalID("t\(index)"), values: ["title": .string("t\(index)"), "priority": .integer(Int64(index))]))
+            records.append(ImportRecord(entity: "Tag", globalID: GlobalID("g\(index)"), values: ["name": .string("g\(index)")]))
+            if index.isMultiple(of: 2) {
+                records.append(ImportRecord(entity: "Project", globalID: GlobalID("p\(index)"), values: ["name": .string("p\(index)")]))
+            }
+        }
+        try store.importBatch(records, author: "m", migration: run.id,
+                              checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: records.count, rejected: 0), checked: true)
+        for record in records {
+            let stored = try #require(try store.record(record.globalID))
+            #expect(stored.entity == record.entity)
+            for (name, value) in record.values { #expect(stored.values[name] == value, "\(record.globalID).\(name)") }
+        }
+        let changes = try DatabaseQueue(path: store.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT entity, gid, properties FROM sk_change ORDER BY id").map { ($0[0] as String, $0[1] as String, $0[2] as String) }
+        }
+        var cache = HistoryPropertiesCache()
+        #expect(changes.count == records.count)
+        for (change, record) in zip(changes, records) {
+            #expect(change.0 == record.entity)
+            #expect(change.1 == record.globalID.rawValue)
+            #expect(change.2 == cache.properties(of: record, defaulted: store.plans[record.entity]!.defaultedAttributes))
+        }
+    }
+
+    /// Finding an attribute's column from a starting position finds every name from every start,
+    /// wraps round, and finds nothing for a name that is not an attribute.
+    @Test func columnLookupFindsEveryNameFromAnyStart() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
+        let plan = try #require(store.plans["Task"])
+        #expect(plan.columns.count >= 2)
+        for (expected, column) in plan.columns.enumerated() {
+            for start in 0...(plan.columns.count + 1) {
+                #expect(plan.columnIndex(named: column.name, from: start) == expected, "\(column.name) from \(start)")
+            }
+        }
+        #expect(plan.columnIndex(named: "project", from: 0) == nil, "a relationship is not an attribute column")
+        #expect(plan.columnIndex(named: "", from: 1) == nil)
     }
 }

@@ -19,7 +19,7 @@ public struct CoreDataRecord: Hashable, Sendable {
     /// `x-coredata://<Z_UUID>/<Entity>/p<pk>`.
     public var globalID: String
     /// Stored attribute values by attribute name (transient attributes are absent).
-    public var values: [String: AttributeValue]
+    public var values: AttributeValues
     /// To-one relationships that point somewhere: relationship name → target global ID.
     public var toOne: [String: String]
     /// To-many relationships that the store keeps on this side: many-to-many ones (join tables) and
@@ -34,7 +34,7 @@ public struct CoreDataRecord: Hashable, Sendable {
 
     /// Creates a record.
     public init(
-        entity: String, primaryKey: Int64, globalID: String, values: [String: AttributeValue] = [:],
+        entity: String, primaryKey: Int64, globalID: String, values: AttributeValues = [:],
         toOne: [String: String] = [:], toMany: [String: [String]] = [:]
     ) {
         self.entity = entity

@@ -88,7 +88,7 @@ extension CoreDataStoreReader {
         var index: Int32 = 1
         for attribute in entity.attributes {
             do {
-                record.values[attribute.name] = try value(of: statement, column: index, attribute: attribute)
+                record.values.append(try value(of: statement, column: index, attribute: attribute), forNewName: attribute.name)
             } catch {
                 throw CoreDataStoreError(
                     path: path,

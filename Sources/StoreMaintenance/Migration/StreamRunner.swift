@@ -84,7 +84,7 @@ struct StreamRunner {
 
     private static func approximateSize(of record: ImportRecord) -> Int {
         var size = 64
-        for value in record.values.values {
+        for (_, value) in record.values {
             switch value {
             case .binary(let data): size += data.count
             case .string(let text), .decimal(let text), .uri(let text): size += text.utf8.count

@@ -52,12 +52,12 @@ struct PropertyListEntityStream: MigrationStream {
         guard let selected else {
             return .rejected(position: position, reason: "\(place()) is a \(typeName), not a dictionary")
         }
-        var values: [String: AttributeValue] = [:]
+        var values = AttributeValues()
         values.reserveCapacity(plan.attributes.count)
         for attribute in plan.attributes {
             guard let found = attribute.path.value(in: selected) else { continue }
             switch PropertyListValueConverter.convert(found, to: attribute.type) {
-            case .success(let value): values[attribute.name] = value
+            case .success(let value): values.append(value, forNewName: attribute.name)
             case .failure(let problem): return .rejected(position: position, reason: "\(place()).\(attribute.key): \(problem.reason)")
             }
         }

@@ -30,7 +30,7 @@ public struct EntityStep: Hashable, Sendable {
 
     /// Transforms one record of `source` into a record of `target`; global ID and seed mark are kept.
     public func apply(to record: ImportRecord) -> StepResult {
-        var values: [String: AttributeValue] = [:]
+        var values = AttributeValues()
         for attribute in attributes {
             switch attribute.origin {
             case .copy(let from, let conversion):
