@@ -47,31 +47,40 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         for (name, value) in elements { self[name] = value }
     }
 
-    /// The position of `name`. Lengths are compared before text: most names a lookup passes over
-    /// differ in length, and a length is one load. Two texts of different lengths can still be
-    /// equal as Swift compares strings (canonical equivalence: `ï` and `i` + U+0308), but only
-    /// when one of them is not ASCII, so the shortcut is taken only between ASCII names.
+    /// The position of `name`. Only keys of the same length are compared in a first pass: most
+    /// names a lookup passes over differ in length, and a length is one load. Texts of different
+    /// lengths can still be equal as Swift compares strings (canonical equivalence: `K` and
+    /// U+212A KELVIN SIGN), but only when one of them is not ASCII, so a name not found that way
+    /// is looked for again, comparing every key, unless it and every key are ASCII.
     @inlinable
-    func position(of name: String) -> Int? {
+    func position(of name: String, nameIsASCII: Bool? = nil) -> Int? {
         let length = name.utf8.count
-        var nameIsASCII: Bool?
         var index = 0
         while index < keys.count {
-            let key = keys[index]
-            if key.utf8.count == length || !keysAreASCII {
-                if key == name { return index }
-            } else {
-                if nameIsASCII == nil { nameIsASCII = Self.isASCII(name) }
-                if nameIsASCII == false, key == name { return index }
-            }
+            if keys[index].utf8.count == length, keys[index] == name { return index }
             index += 1
         }
-        return nil
+        if keysAreASCII, nameIsASCII ?? Self.isASCII(name) { return nil }
+        return keys.firstIndex(of: name)
     }
 
+    /// The value set for `name`, for a caller that knows whether `name` is ASCII (a model's
+    /// attribute names, checked once): an absent name then costs no pass over its text.
+    @inlinable
+    public func value(named name: String, nameIsASCII: Bool) -> AttributeValue? {
+        guard let index = position(of: name, nameIsASCII: nameIsASCII) else { return nil }
+        return values[index]
+    }
+
+    /// Whether `text` is all ASCII (one pass over its UTF-8, no per-byte branching).
     @usableFromInline
     static func isASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        var text = text
+        return text.withUTF8 { bytes in
+            var union: UInt8 = 0
+            for byte in bytes { union |= byte }
+            return union < 0x80
+        }
     }
 
     /// Records that `name` is now a key.

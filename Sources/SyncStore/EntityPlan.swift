@@ -31,6 +31,8 @@ final class EntityPlan: Sendable {
     /// attributes, then the to-one relationships, then the to-many relationships in join tables.
     let propertyNames: [String]
     private let attributeNames: [String]
+    /// Whether all of ``attributeNames`` are ASCII (see ``AttributeValues/value(named:nameIsASCII:)``).
+    private let attributeNamesAreASCII: Bool
     private let joinedToManyNames: [String]
 
     init?(store layout: StoreLayout, model: ManagedModel, entity: String) {
@@ -59,6 +61,7 @@ final class EntityPlan: Sendable {
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table)
         attributeNames = typeByName.keys.sorted()
+        attributeNamesAreASCII = attributeNames.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
         joinedToManyNames = joinedToMany.sorted()
         propertyNames = attributeNames + toOne.map(\.name) + joinedToManyNames
     }
@@ -86,7 +89,7 @@ final class EntityPlan: Sendable {
         var mask: UInt64 = 0
         var bit: UInt64 = 1
         for name in attributeNames {
-            if record.values[name] != nil { mask |= bit }
+            if record.values.value(named: name, nameIsASCII: attributeNamesAreASCII) != nil { mask |= bit }
             bit <<= 1
         }
         for relationship in toOne {

@@ -6,11 +6,14 @@ struct EntityPlanColumn: Sendable {
     let type: AttributeType
     let defaultValue: AttributeValue?
     let allowsExternalStorage: Bool
+    /// Whether ``name`` is ASCII, for ``AttributeValues/value(named:nameIsASCII:)``.
+    let nameIsASCII: Bool
 
     init(_ attribute: AttributeDescription) {
         name = attribute.name
         type = attribute.type
         defaultValue = attribute.defaultValue
         allowsExternalStorage = attribute.allowsExternalBinaryDataStorage
+        nameIsASCII = attribute.name.utf8.allSatisfy { $0 < 0x80 }
     }
 }

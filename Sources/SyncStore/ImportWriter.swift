@@ -55,7 +55,7 @@ final class ImportWriter {
         var index: Int32 = 5
         for column in plan.columns {
             index += 1
-            let given = record.values[column.name] ?? column.defaultValue ?? .null
+            let given = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII) ?? column.defaultValue ?? .null
             try bind(given, column: column, entity: entity, at: index, in: statement)
         }
         for relationship in plan.toOne {

@@ -1,78 +1,108 @@
 import CLibCrypto
+import Foundation
 
 /// A reusable byte buffer for one canonical `R` line (`docs/format.md#the-content-digest`), with
 /// the appends the line needs and its SHA-256, so that digesting a million records allocates
 /// nothing per record.
-public struct RecordLineBuffer {
-    /// Room for the line: only the first ``count`` bytes are the line. Appends copy into it
-    /// directly (`Array.append(contentsOf:)` cost about 2.5% of a migration's CPU in small copies).
-    private var storage: [UInt8] = Array(repeating: 0, count: 512)
+///
+/// A class over memory it manages itself: the line is built from some thirty small appends per
+/// record, and an array's uniqueness check and bounds checks on each of them cost more than the
+/// copies. Each thread uses its own buffer.
+public final class RecordLineBuffer {
+    /// Room for the line: only the first ``count`` bytes are the line.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     /// How many bytes of ``storage`` the line holds.
     private(set) var count = 0
 
-    /// The line so far (UTF-8, no newline).
-    var bytes: ArraySlice<UInt8> { storage[..<count] }
+    /// The line so far (UTF-8, no newline), copied.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// An empty buffer.
-    public init() {}
+    public init() {
+        capacity = 512
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
 
     /// Empties the buffer, keeping its capacity.
-    mutating func clear() {
+    func clear() {
         count = 0
     }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
-    private mutating func reserve(_ extra: Int) {
-        if count + extra > storage.count {
-            storage.append(contentsOf: repeatElement(0, count: max(count + extra, 2 * storage.count) - storage.count))
-        }
+    private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private func grow(to needed: Int) {
+        let larger = max(needed, 2 * capacity)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: storage, count: count)
+        storage.deallocate()
+        storage = moved
+        capacity = larger
     }
 
     /// Appends ASCII text given as a literal.
-    mutating func append(_ text: StaticString) {
+    func append(_ text: StaticString) {
         text.withUTF8Buffer { append(utf8: $0) }
     }
 
     /// Appends one byte.
-    mutating func append(byte: UInt8) {
+    @inline(__always)
+    func append(byte: UInt8) {
         reserve(1)
         storage[count] = byte
         count += 1
     }
 
     /// Appends the UTF-8 of `text`.
-    mutating func append(_ text: String) {
+    func append(_ text: String) {
         var text = text
         text.withUTF8 { append(utf8: $0) }
     }
 
     /// Appends UTF-8 bytes.
-    mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
+    func append(utf8: UnsafeBufferPointer<UInt8>) {
         guard let source = utf8.baseAddress, !utf8.isEmpty else { return }
         reserve(utf8.count)
-        let start = count
-        storage.withUnsafeMutableBufferPointer { room in
-            (room.baseAddress! + start).update(from: source, count: utf8.count)
-        }
+        (storage + count).update(from: source, count: utf8.count)
         count += utf8.count
     }
 
+    /// Appends `marker` and `<length>:<text>` when `text` holds no U+0000, and returns true;
+    /// otherwise appends nothing and returns false (such a string is stored as a BLOB and takes
+    /// the general encoding). One pass of `memchr` over the bytes instead of a generic search.
+    func appendTextField(marker: UInt8, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            if let start = utf8.baseAddress, memchr(start, 0, utf8.count) != nil { return false }
+            append(byte: marker)
+            appendField(utf8: utf8)
+            return true
+        }
+    }
+
     /// Appends `<length>:<text>` (``SyncStore/field(_:)``).
-    mutating func appendField(_ text: String) {
+    func appendField(_ text: String) {
         var text = text
         text.withUTF8 { appendField(utf8: $0) }
     }
 
     /// Appends `<length>:<bytes>` for UTF-8 bytes.
-    mutating func appendField(utf8: UnsafeBufferPointer<UInt8>) {
+    func appendField(utf8: UnsafeBufferPointer<UInt8>) {
         append(decimal: Int64(utf8.count))
         append(byte: UInt8(ascii: ":"))
         append(utf8: utf8)
     }
 
     /// Appends a signed decimal number, as `String(number)` writes it.
-    mutating func append(decimal number: Int64) {
+    func append(decimal number: Int64) {
         if number < 0 {
             append(byte: UInt8(ascii: "-"))
         }
@@ -92,7 +122,7 @@ public struct RecordLineBuffer {
     }
 
     /// Appends lowercase hex without leading zeros, as `String(value, radix: 16)` writes it.
-    mutating func append(hex value: UInt64) {
+    func append(hex value: UInt64) {
         let digits: StaticString = "0123456789abcdef"
         var shift = 60
         while shift > 0, (value >> UInt64(shift)) & 0xF == 0 { shift -= 4 }
@@ -106,6 +136,6 @@ public struct RecordLineBuffer {
 
     /// The SHA-256 of the line, into `digest` (32 bytes).
     func sha256(into digest: UnsafeMutablePointer<UInt8>) {
-        storage.withUnsafeBufferPointer { CLibCrypto.storekeep_sha256($0.baseAddress, count, digest) }
+        CLibCrypto.storekeep_sha256(storage, count, digest)
     }
 }

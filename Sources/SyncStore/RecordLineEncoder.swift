@@ -96,7 +96,7 @@ struct RecordLineEncoder: Sendable {
             line.append(" ")
             line.append(attribute.name)
             line.append("=")
-            let given = record.values[attribute.name] ?? attribute.defaultValue ?? .null
+            let given = record.values.value(named: attribute.name, nameIsASCII: attribute.nameIsASCII) ?? attribute.defaultValue ?? .null
             let stored = ValueCoder.normalized(given, type: attribute.type) ?? .null
             switch (stored, attribute.type) {
             case (.null, _):
@@ -112,9 +112,11 @@ struct RecordLineEncoder: Sendable {
             case (.date(let date), .date):
                 line.append("t")
                 line.append(hex: Self.dateBits(date.timeIntervalSince1970))
-            case (.string(let text), .string) where !text.utf8.contains(0):
-                line.append("s")
-                line.appendField(text)
+            case (.string(let text), .string):
+                // A string holding U+0000 is stored as a BLOB: the general encoder writes that.
+                if !line.appendTextField(marker: UInt8(ascii: "s"), text) {
+                    line.append(SyncStore.encode(ValueCoder.databaseValue(stored), type: attribute.type))
+                }
             default:
                 line.append(SyncStore.encode(ValueCoder.databaseValue(stored), type: attribute.type))
             }

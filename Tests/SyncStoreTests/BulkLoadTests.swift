@@ -116,6 +116,13 @@ import Testing
         line.append("R ")
         line.appendField("x")
         #expect(String(decoding: line.bytes, as: UTF8.self) == "R " + SyncStore.field("x"))
+        #expect(!line.appendTextField(marker: UInt8(ascii: "s"), "a\u{0}b"), "a string holding U+0000 takes the general encoding")
+        #expect(String(decoding: line.bytes, as: UTF8.self) == "R " + SyncStore.field("x"), "and nothing was appended")
+        #expect(line.appendTextField(marker: UInt8(ascii: "s"), "héllo"))
+        #expect(String(decoding: line.bytes, as: UTF8.self) == "R " + SyncStore.field("x") + "s" + SyncStore.field("héllo"))
+        line.clear()
+        line.append("R ")
+        line.appendField("x")
         var digest = [UInt8](repeating: 0, count: 32)
         digest.withUnsafeMutableBufferPointer { line.sha256(into: $0.baseAddress!) }
         #expect(SHA256.hex(digest) == SHA256.hexDigest(of: "R " + SyncStore.field("x")))

@@ -9,6 +9,9 @@
 final class PagedFileReader {
     let file: PlistFile
     let pageSize: Int
+    /// log2 of ``pageSize``: page numbers by shifting, not by 64-bit division (about 40 cycles,
+    /// twice for every integer a walk reads).
+    private let pageShift: Int64
     let pageCount: Int
     private var storage: UnsafeMutableRawPointer
     /// Whether ``releaseMemory()`` gave the pages back (they are allocated again on the next read).
@@ -32,6 +35,7 @@ final class PagedFileReader {
         precondition(pageSize > 0 && pageSize & (pageSize - 1) == 0 && pageCount > 0)
         self.file = file
         self.pageSize = pageSize
+        pageShift = Int64(pageSize.trailingZeroBitCount)
         self.pageCount = pageCount
         storage = UnsafeMutableRawPointer.allocate(byteCount: pageSize * pageCount, alignment: 16)
         slotOfPage = PageSlotTable(capacity: pageCount)
@@ -82,8 +86,8 @@ final class PagedFileReader {
     /// Calls `body` with the `count` bytes at `offset`: in place when they lie in one cached page,
     /// else copied into a scratch buffer. The bytes are valid only inside `body`.
     func withBytes<R>(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PropertyListError) -> R {
-        let page = offset / Int64(pageSize)
-        let within = Int(offset - page * Int64(pageSize))
+        let page = offset >> pageShift
+        let within = Int(offset & (Int64(pageSize) - 1))
         if within + count <= pageSize {
             let (start, length) = try cachedSlot(for: page)
             if within + count <= length { return body(UnsafeRawBufferPointer(start: start + within, count: count)) }
@@ -104,14 +108,22 @@ final class PagedFileReader {
 
     /// The big-endian unsigned integer of `size` (1...8) bytes at `offset`.
     func unsigned(at offset: Int64, size: Int) throws(PropertyListError) -> UInt64 {
-        let page = offset / Int64(pageSize)
-        let within = Int(offset - page * Int64(pageSize))
+        let page = offset >> pageShift
+        let within = Int(offset & (Int64(pageSize) - 1))
         let (start, length) = try cachedSlot(for: page)
         if within + size <= length {
-            let bytes = (start + within).assumingMemoryBound(to: UInt8.self)
-            var value: UInt64 = 0
-            for index in 0..<size { value = value << 8 | UInt64(bytes[index]) }
-            return value
+            let bytes = start + within
+            switch size {
+            case 1: return UInt64(bytes.load(as: UInt8.self))
+            case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(as: UInt16.self)))
+            case 4: return UInt64(UInt32(bigEndian: bytes.loadUnaligned(as: UInt32.self)))
+            case 8: return UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
+            default:
+                let bytes = bytes.assumingMemoryBound(to: UInt8.self)
+                var value: UInt64 = 0
+                for index in 0..<size { value = value << 8 | UInt64(bytes[index]) }
+                return value
+            }
         }
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
         defer { scratch.deallocate() }
