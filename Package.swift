@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CSystemCalls"),
+        .target(name: "CSystemCalls", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "ObjectModel", dependencies: ["CLibCrypto"]),
         .target(
             name: "LegacyFormats",

@@ -12,3 +12,9 @@ int storekeep_syncfs(int descriptor) {
     return -1;
 #endif
 }
+
+#include <sqlite3.h>
+
+int storekeep_sqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}

@@ -67,6 +67,7 @@ public final class SyncStore: Sendable {
         at path: String, model: ManagedModel, contentName: String, peerID: String? = nil,
         accountToken: String? = nil, deferIndexes: Bool = false
     ) throws -> SyncStore {
+        prepareSQLite()
         try validate(name: contentName, what: "content name", path: path)
         let peer = peerID ?? UUID().uuidString
         try validate(name: peer, what: "peer ID", path: path)
@@ -150,6 +151,7 @@ public final class SyncStore: Sendable {
     public static func open(
         at path: String, expecting expected: ManagedModel? = nil, readOnly: Bool = false, buildingPendingIndexes: Bool = true
     ) throws -> SyncStore {
+        prepareSQLite()
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.notFound, path: path, message: "no such store", hint: "check the path, or create a store with `storekeep init`")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SyncStore
 
 /// Parses the command line, runs the command, and exits with the documented status.
 ///
@@ -28,6 +29,7 @@ struct CommandLauncher {
 
     /// Runs the command line and exits; never returns.
     func launch() -> Never {
+        SyncStore.prepareSQLite()
         let parsed: any ParsableCommand
         do {
             parsed = try root.parseAsRoot(arguments)

@@ -4,4 +4,9 @@
 /// Flushes the file system that holds `descriptor` (Linux syncfs); returns 0, or -1 with errno set.
 int storekeep_syncfs(int descriptor);
 
+/// Turns SQLite's memory statistics off for the process (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0)):
+/// with them on, every allocation SQLite makes takes a process-wide mutex to count itself. Works only
+/// before SQLite is first used (otherwise SQLITE_MISUSE and nothing changes); returns the result code.
+int storekeep_sqlite_disable_memory_statistics(void);
+
 #endif
