@@ -5,11 +5,24 @@ import GRDBSQLite
 /// A prepared statement driven through the SQLite C API, for the bulk paths (batch import, the
 /// digest pass) where GRDB's per-value wrappers cost more than SQLite's own work.
 ///
+/// Text and bytes are copied into an area of the statement's own and bound from there without
+/// SQLite copying them again (`SQLITE_STATIC`): binding with `SQLITE_TRANSIENT` made SQLite
+/// allocate, copy and free each value, thousands of times per batch. The area is reused from
+/// ``reset()``, which also clears every binding, so a value bound to an earlier row is never
+/// read from reused memory. A value that does not fit in what is left of the area is bound with
+/// `SQLITE_TRANSIENT` as before.
+///
 /// Owned by one connection and used only inside one database access; finalized on deinit.
 final class RawStatement {
     /// The SQLite handle.
     let handle: OpaquePointer
     private let path: String
+    /// Where the current row's text and bytes are kept while bound.
+    private let area: UnsafeMutableRawPointer
+    /// The size of ``area``: a row of ordinary values fits; a larger value is copied by SQLite.
+    static let areaCapacity = 16 << 10
+    /// How much of ``area`` the current row uses.
+    private var areaUsed = 0
 
     /// Prepares `sql` on `db`'s connection.
     init(_ sql: String, db: Database, path: String) throws {
@@ -22,13 +35,20 @@ final class RawStatement {
         }
         handle = prepared
         self.path = path
+        area = UnsafeMutableRawPointer.allocate(byteCount: Self.areaCapacity, alignment: 16)
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        area.deallocate()
+    }
 
-    /// Clears the bindings of the previous row.
+    /// Starts a new row: resets the statement, clears every binding (each parameter is NULL
+    /// until bound again) and reuses the value area.
     func reset() {
         sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        areaUsed = 0
     }
 
     /// Binds NULL.
@@ -40,8 +60,8 @@ final class RawStatement {
     /// Binds a real.
     func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
 
-    /// Binds text (copied by SQLite); text holding U+0000 is bound as its UTF-8 bytes in a BLOB,
-    /// as ``ValueCoder`` stores it, because TEXT is read back as a C string.
+    /// Binds text; text holding U+0000 is bound as its UTF-8 bytes in a BLOB, as ``ValueCoder``
+    /// stores it, because TEXT is read back as a C string.
     func bind(_ index: Int32, _ text: String) {
         var text = text
         text.withUTF8 { utf8 in
@@ -49,10 +69,11 @@ final class RawStatement {
                 sqlite3_bind_text(handle, index, "", 0, rawStatementTransient)
                 return
             }
+            let (bytes, destructor) = kept(base, count: utf8.count)
             if memchr(base, 0, utf8.count) != nil {
-                sqlite3_bind_blob(handle, index, base, Int32(utf8.count), rawStatementTransient)
+                sqlite3_bind_blob(handle, index, bytes, Int32(utf8.count), destructor)
             } else {
-                sqlite3_bind_text(handle, index, base, Int32(utf8.count), rawStatementTransient)
+                sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(utf8.count), destructor)
             }
         }
     }
@@ -60,8 +81,23 @@ final class RawStatement {
     /// Binds bytes.
     func bind(_ index: Int32, _ data: Data) {
         data.withUnsafeBytes { bytes in
-            sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), rawStatementTransient)
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                sqlite3_bind_blob(handle, index, UnsafeRawPointer(bitPattern: 1), 0, rawStatementTransient)
+                return
+            }
+            let (kept, destructor) = kept(base, count: bytes.count)
+            sqlite3_bind_blob(handle, index, kept, Int32(bytes.count), destructor)
         }
+    }
+
+    /// `count` bytes at `base` copied into the value area, to bind without a copy by SQLite; or,
+    /// when they do not fit, `base` itself for SQLite to copy.
+    private func kept(_ base: UnsafeRawPointer, count: Int) -> (UnsafeRawPointer, sqlite3_destructor_type?) {
+        guard count <= Self.areaCapacity - areaUsed else { return (base, rawStatementTransient) }
+        let target = area + areaUsed
+        target.copyMemory(from: base, byteCount: count)
+        areaUsed += count
+        return (UnsafeRawPointer(target), nil)  // nil is SQLITE_STATIC
     }
 
     /// Runs a statement that returns no rows.
