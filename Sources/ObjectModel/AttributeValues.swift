@@ -73,8 +73,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     }
 
     /// Whether `text` is all ASCII (one pass over its UTF-8, no per-byte branching).
-    @usableFromInline
-    static func isASCII(_ text: String) -> Bool {
+    public static func isASCII(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             var union: UInt8 = 0
@@ -126,6 +125,8 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
 
     /// Adds `value` for `name`, which has no value yet: a reader filling a record from a model's
     /// attribute list (names unique by construction) skips the search the subscript makes.
+    /// The caller guarantees that `name` is new: debug builds check it, release builds do not
+    /// (a repeated name would then count twice and make equality wrong).
     public mutating func append(_ value: AttributeValue, forNewName name: String) {
         assert(position(of: name) == nil, "\(name) is already set")
         noteKey(name)

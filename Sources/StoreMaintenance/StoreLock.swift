@@ -114,14 +114,14 @@ public final class StoreLock: Sendable {
 
     /// Creates the lock file exclusively, complete or not at all; false when it already exists.
     ///
-    /// The owner is written to a file of this process's own (`<lock>.new-<pid>`), fsynced, then
-    /// hard-linked to the lock's name, which fails when the lock exists. A process killed while
-    /// writing leaves at worst its own file, never a half-written lock that would refuse every
-    /// later command. Where the file system has no hard links, the lock is created in place.
+    /// The owner is written to a draft of this attempt's own (`<lock>.new-<pid>.<random>.<host>`:
+    /// two threads, or two hosts sharing the folder, never share one), fsynced, then hard-linked to
+    /// the lock's name, which fails when the lock exists. A process killed while writing leaves at
+    /// worst its draft, never a half-written lock that would refuse every later command. Where the
+    /// file system has no hard links, the lock is created in place.
     private static func create(_ path: String, owner: Owner) throws -> Bool {
         removeAbandonedDrafts(of: path)
-        let draft = path + ".new-\(owner.pid)"
-        unlink(draft)
+        let draft = path + ".new-\(owner.pid).\(UUID().uuidString).\(owner.host)"
         let descriptor = open(draft, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
             throw MaintenanceError(path: path, problem: "cannot create the lock file: \(String(cString: strerror(errno)))",
@@ -157,24 +157,32 @@ public final class StoreLock: Sendable {
         return true
     }
 
-    /// Writes `owner` as JSON and fsyncs; false when a write fails.
+    /// Writes `owner` as JSON and fsyncs; false (with `errno` set) when the write fails. A file
+    /// system that cannot fsync a file (`EINVAL`, `ENOTSUP`: some network and FUSE mounts) is
+    /// accepted, as before the lock was written through a draft.
     private static func writeOwner(_ owner: Owner, to descriptor: Int32) -> Bool {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = Array((try? encoder.encode(owner)) ?? Data())
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { return false }
-        return fsync(descriptor) == 0
+        guard written == bytes.count else {
+            if written >= 0 { errno = EIO }
+            return false
+        }
+        return fsync(descriptor) == 0 || errno == EINVAL || errno == ENOTSUP
     }
 
-    /// Removes `<lock>.new-<pid>` files of processes that no longer exist (killed while taking the lock).
+    /// Removes the drafts (`<lock>.new-<pid>.<random>.<host>`) of processes of this host that no
+    /// longer exist (killed while taking the lock); drafts of other hosts are left alone.
     private static func removeAbandonedDrafts(of path: String) {
         let url = URL(fileURLWithPath: path)
         let prefix = url.lastPathComponent + ".new-"
         let folder = url.deletingLastPathComponent().path
+        let host = ProcessInfo.processInfo.hostName
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid() else { continue }
+            let parts = name.dropFirst(prefix.count).split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[2] == host, let pid = Int32(parts[0]), pid != getpid() else { continue }
             if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
         }
     }

@@ -33,6 +33,8 @@ final class EntityPlan: Sendable {
     private let attributeNames: [String]
     /// Whether all of ``attributeNames`` are ASCII (see ``AttributeValues/value(named:nameIsASCII:)``).
     private let attributeNamesAreASCII: Bool
+    /// Whether the names of all ``columns`` are ASCII (see ``columnIndex(named:from:)``).
+    private let columnNamesAreASCII: Bool
     private let joinedToManyNames: [String]
 
     init?(store layout: StoreLayout, model: ManagedModel, entity: String) {
@@ -62,6 +64,7 @@ final class EntityPlan: Sendable {
         lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table)
         attributeNames = typeByName.keys.sorted()
         attributeNamesAreASCII = attributeNames.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        columnNamesAreASCII = self.columns.allSatisfy(\.nameIsASCII)
         joinedToManyNames = joinedToMany.sorted()
         propertyNames = attributeNames + toOne.map(\.name) + joinedToManyNames
     }
@@ -78,7 +81,10 @@ final class EntityPlan: Sendable {
             if columns[index].name.utf8.count == length, columns[index].name == name { return index }
             index = index + 1 == count ? 0 : index + 1
         }
-        return nil
+        // Texts of different lengths can still be equal as Swift compares strings (canonical
+        // equivalence), but only when one of them is not ASCII.
+        if columnNamesAreASCII, AttributeValues.isASCII(name) { return nil }
+        return columns.firstIndex { $0.name == name }
     }
 
     /// The properties `record` sets, as bits of ``propertyNames``: one lookup per name instead of

@@ -69,6 +69,8 @@ struct PagedFileReaderTests {
         let reader = PagedFileReader(file: file, pageSize: 64, pageCount: 2)
         #expect(throws: PropertyListError.self) { try reader.bytes(at: 990, count: 20) }
         #expect(throws: PropertyListError.self) { try reader.unsigned(at: 996, size: 8) }
+        #expect(throws: PropertyListError.self) { try reader.unsigned(at: -1, size: 1) }
+        #expect(throws: PropertyListError.self) { try reader.bytes(at: -5, count: 4) }
         #expect(try reader.unsigned(at: 992, size: 8) == Self.bigEndian(expected[992...]))
     }
 }

@@ -78,17 +78,57 @@ import Testing
         sleeper.arguments = ["30"]
         try sleeper.run()
         defer { sleeper.terminate() }
-        let dead = lockPath + ".new-\(child.processIdentifier)"
-        let live = lockPath + ".new-\(sleeper.processIdentifier)"
-        try Data("{\"comm".utf8).write(to: URL(fileURLWithPath: dead))
-        try Data("{\"comm".utf8).write(to: URL(fileURLWithPath: live))
+        let host = ProcessInfo.processInfo.hostName
+        let dead = lockPath + ".new-\(child.processIdentifier).\(UUID().uuidString).\(host)"
+        let live = lockPath + ".new-\(sleeper.processIdentifier).\(UUID().uuidString).\(host)"
+        // A process of another host with the dead process's pid: not ours to judge.
+        let elsewhere = lockPath + ".new-\(child.processIdentifier).\(UUID().uuidString).some-other-host"
+        for draft in [dead, live, elsewhere] { try Data("{\"comm".utf8).write(to: URL(fileURLWithPath: draft)) }
         let lock = try StoreLock.acquire(for: store, command: "migrate")
         #expect(StoreLock.status(of: lockPath) == .held(lock.owner))
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: live))
-        #expect(!FileManager.default.fileExists(atPath: lockPath + ".new-\(lock.owner.pid)"), "the own draft is gone once linked")
+        #expect(FileManager.default.fileExists(atPath: elsewhere))
         lock.release()
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(left == [URL(fileURLWithPath: live).lastPathComponent])
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == [live, elsewhere].map { URL(fileURLWithPath: $0).lastPathComponent }.sorted(), "the own draft is gone once linked")
+    }
+
+    /// Threads of one process racing for one lock: exactly one takes it, every other is told the
+    /// store is busy (a shared draft name once let one thread remove another's draft).
+    @Test func threadsRacingForTheLockGetItOnceAndOthersAreBusy() throws {
+        let store = folder.appendingPathComponent("s.store").path
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            do {
+                _ = try StoreLock.acquire(for: store, command: "racer \(index)")  // kept: never released here
+                outcomes.add("took")
+            } catch let error as MaintenanceError {
+                outcomes.add(error.failureKind == .storeBusy ? "busy" : "other: \(error)")
+            } catch {
+                outcomes.add("other: \(error)")
+            }
+        }
+        let all = outcomes.all
+        #expect(all.filter { $0 == "took" }.count == 1, "\(all)")
+        #expect(all.filter { $0 == "busy" }.count == 7, "\(all)")
+        let drafts = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".new-") }
+        #expect(drafts.isEmpty)
+    }
+}
+
+/// Results gathered from several threads.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
     }
 }

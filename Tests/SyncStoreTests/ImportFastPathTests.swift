@@ -154,4 +154,19 @@ import Testing
         #expect(plan.columnIndex(named: "project", from: 0) == nil, "a relationship is not an attribute column")
         #expect(plan.columnIndex(named: "", from: 1) == nil)
     }
+
+    /// A name written in another Unicode form than the model's (`e` + U+0301 against `é`) is the
+    /// same attribute, as it was for the dictionary lookup the column search replaced.
+    @Test func columnLookupMatchesCanonicallyEqualNames() throws {
+        let folder = try TemporaryFolder()
+        let model = ManagedModel(name: "M", versionName: "1", entities: [
+            EntityDescription(name: "E", attributes: [.init(name: "café", type: .string, isOptional: true), .init(name: "n", type: .integer64, isOptional: true)]),
+        ])
+        let store = try SyncStore.create(at: folder.path("u.store"), model: model, contentName: "U")
+        let plan = try #require(store.plans["E"])
+        let cafe = try #require(plan.columns.firstIndex { $0.name == "café" })
+        for start in 0..<3 { #expect(plan.columnIndex(named: "cafe\u{301}", from: start) == cafe) }
+        #expect(store.problem(with: ImportRecord(entity: "E", globalID: GlobalID("g"), values: ["cafe\u{301}": .string("x")])) == nil)
+        #expect(store.problem(with: ImportRecord(entity: "E", globalID: GlobalID("g"), values: ["cafe": .string("x")])) != nil)
+    }
 }

@@ -65,6 +65,7 @@ final class PagedFileReader {
 
     /// Copies `count` bytes at `offset` into `destination`; the range must lie inside the file.
     func copy(at offset: Int64, count: Int, into destination: UnsafeMutableRawPointer) throws(PropertyListError) {
+        guard offset >= 0 else { throw .binary(file.path, offset: offset, "an object lies before the start of the file") }
         if count > pageSize * 4 {
             let got = try file.read(at: offset, count: count, into: destination)
             guard got == count else { throw .binary(file.path, offset: offset, "the file ends inside an object") }
@@ -86,6 +87,7 @@ final class PagedFileReader {
     /// Calls `body` with the `count` bytes at `offset`: in place when they lie in one cached page,
     /// else copied into a scratch buffer. The bytes are valid only inside `body`.
     func withBytes<R>(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PropertyListError) -> R {
+        guard offset >= 0 else { throw .binary(file.path, offset: offset, "an object lies before the start of the file") }
         let page = offset >> pageShift
         let within = Int(offset & (Int64(pageSize) - 1))
         if within + count <= pageSize {
@@ -108,6 +110,7 @@ final class PagedFileReader {
 
     /// The big-endian unsigned integer of `size` (1...8) bytes at `offset`.
     func unsigned(at offset: Int64, size: Int) throws(PropertyListError) -> UInt64 {
+        guard offset >= 0 else { throw .binary(file.path, offset: offset, "an object lies before the start of the file") }
         let page = offset >> pageShift
         let within = Int(offset & (Int64(pageSize) - 1))
         let (start, length) = try cachedSlot(for: page)

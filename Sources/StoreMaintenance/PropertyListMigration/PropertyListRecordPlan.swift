@@ -49,9 +49,7 @@ struct PropertyListRecordPlan {
             let slot = keys.firstIndex(of: first) ?? { keys.append(first); return keys.count - 1 }()
             return KeyPath(slot: slot, rest: Array(parts.dropFirst()))
         }
-        // In name order, the order the store's plans read a record's values in (model order, which
-        // Xcode keeps sorted by name): each lookup then finds its name early.
-        attributes = rule.attributes.sorted { $0.attribute < $1.attribute }.map {
+        attributes = rule.attributes.map {
             Attribute(name: $0.attribute, key: $0.key, path: path($0.key), type: model.attribute($0.attribute, of: rule.entity)?.type ?? .undefined)
         }
         relationships = rule.relationships.map {
