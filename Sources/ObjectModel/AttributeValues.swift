@@ -4,8 +4,8 @@
 /// (checking, digesting, binding, listing in history) for every record of a migration. A
 /// `Dictionary` hashes the name with SipHash on every one of those reads and allocates a hash table
 /// per record; this keeps the names and values in arrays in the order they were set and finds a
-/// name by comparing lengths, then text (for short names, two machine words). Lookups are linear,
-/// so it suits records (tens of attributes), not large maps.
+/// name with ``NameSearch`` (lengths, then text). Lookups are linear, so it suits records (tens
+/// of attributes), not large maps.
 ///
 /// Equality and hashing ignore the order of the entries, as a dictionary's do. Iteration follows
 /// the order in which names were first set.
@@ -37,7 +37,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         let sorted = dictionary.sorted { $0.key < $1.key }
         keys = sorted.map(\.key)
         values = sorted.map(\.value)
-        keysAreASCII = keys.allSatisfy(Self.isASCII)
+        keysAreASCII = keys.allSatisfy(NameSearch.isASCII)
     }
 
     /// The values listed; a name listed twice keeps its last value.
@@ -47,21 +47,10 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         for (name, value) in elements { self[name] = value }
     }
 
-    /// The position of `name`. Only keys of the same length are compared in a first pass: most
-    /// names a lookup passes over differ in length, and a length is one load. Texts of different
-    /// lengths can still be equal as Swift compares strings (canonical equivalence: `K` and
-    /// U+212A KELVIN SIGN), but only when one of them is not ASCII, so a name not found that way
-    /// is looked for again, comparing every key, unless it and every key are ASCII.
+    /// The position of `name` (``NameSearch``).
     @inlinable
     func position(of name: String, nameIsASCII: Bool? = nil) -> Int? {
-        let length = name.utf8.count
-        var index = 0
-        while index < keys.count {
-            if keys[index].utf8.count == length, keys[index] == name { return index }
-            index += 1
-        }
-        if keysAreASCII, nameIsASCII ?? Self.isASCII(name) { return nil }
-        return keys.firstIndex(of: name)
+        NameSearch.position(of: name, count: keys.count, namesAreASCII: keysAreASCII, nameIsASCII: nameIsASCII) { keys[$0] }
     }
 
     /// The value set for `name`, for a caller that knows whether `name` is ASCII (a model's
@@ -72,20 +61,10 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         return values[index]
     }
 
-    /// Whether `text` is all ASCII (one pass over its UTF-8, no per-byte branching).
-    public static func isASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var union: UInt8 = 0
-            for byte in bytes { union |= byte }
-            return union < 0x80
-        }
-    }
-
     /// Records that `name` is now a key.
     @usableFromInline
     mutating func noteKey(_ name: String) {
-        if keysAreASCII, !Self.isASCII(name) { keysAreASCII = false }
+        if keysAreASCII, !NameSearch.isASCII(name) { keysAreASCII = false }
     }
 
     /// The value set for `name`, or `nil`; setting `nil` removes the name.

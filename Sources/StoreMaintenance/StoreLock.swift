@@ -124,8 +124,7 @@ public final class StoreLock: Sendable {
         let draft = path + ".new-\(owner.pid).\(UUID().uuidString).\(owner.host)"
         let descriptor = open(draft, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
-            throw MaintenanceError(path: path, problem: "cannot create the lock file: \(String(cString: strerror(errno)))",
-                                   hint: "check the folder's permissions", failureKind: .cannotCreateOutput)
+            throw creationFailure(path)
         }
         let written = writeOwner(owner, to: descriptor)
         _ = close(descriptor)
@@ -139,9 +138,14 @@ public final class StoreLock: Sendable {
         case EEXIST: return false
         case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV: return try createInPlace(path, owner: owner)
         default:
-            throw MaintenanceError(path: path, problem: "cannot create the lock file: \(String(cString: strerror(errno)))",
-                                   hint: "check the folder's permissions", failureKind: .cannotCreateOutput)
+            throw creationFailure(path)
         }
+    }
+
+    /// The error for a lock file that cannot be created, with the system's reason (`errno`).
+    private static func creationFailure(_ path: String) -> MaintenanceError {
+        MaintenanceError(path: path, problem: "cannot create the lock file: \(String(cString: strerror(errno)))",
+                         hint: "check the folder's permissions", failureKind: .cannotCreateOutput)
     }
 
     /// Creates the lock file exclusively where it stands (file systems without hard links).
@@ -149,8 +153,7 @@ public final class StoreLock: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
             if errno == EEXIST { return false }
-            throw MaintenanceError(path: path, problem: "cannot create the lock file: \(String(cString: strerror(errno)))",
-                                   hint: "check the folder's permissions", failureKind: .cannotCreateOutput)
+            throw creationFailure(path)
         }
         defer { _ = close(descriptor) }
         _ = writeOwner(owner, to: descriptor)

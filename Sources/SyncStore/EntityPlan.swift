@@ -31,10 +31,8 @@ final class EntityPlan: Sendable {
     /// attributes, then the to-one relationships, then the to-many relationships in join tables.
     let propertyNames: [String]
     private let attributeNames: [String]
-    /// Whether all of ``attributeNames`` are ASCII (see ``AttributeValues/value(named:nameIsASCII:)``).
+    /// Whether every attribute name is ASCII (``NameSearch``).
     private let attributeNamesAreASCII: Bool
-    /// Whether the names of all ``columns`` are ASCII (see ``columnIndex(named:from:)``).
-    private let columnNamesAreASCII: Bool
     private let joinedToManyNames: [String]
 
     init?(store layout: StoreLayout, model: ManagedModel, entity: String) {
@@ -63,8 +61,7 @@ final class EntityPlan: Sendable {
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table)
         attributeNames = typeByName.keys.sorted()
-        attributeNamesAreASCII = attributeNames.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
-        columnNamesAreASCII = self.columns.allSatisfy(\.nameIsASCII)
+        attributeNamesAreASCII = self.columns.allSatisfy(\.nameIsASCII)
         joinedToManyNames = joinedToMany.sorted()
         propertyNames = attributeNames + toOne.map(\.name) + joinedToManyNames
     }
@@ -73,18 +70,7 @@ final class EntityPlan: Sendable {
     /// record's values usually come in column order, so a caller walking them passes the position
     /// after the last one found and finds the next name at once, without hashing it.
     func columnIndex(named name: String, from start: Int) -> Int? {
-        let count = columns.count
-        guard count > 0 else { return nil }
-        let length = name.utf8.count
-        var index = start < count ? start : 0
-        for _ in 0..<count {
-            if columns[index].name.utf8.count == length, columns[index].name == name { return index }
-            index = index + 1 == count ? 0 : index + 1
-        }
-        // Texts of different lengths can still be equal as Swift compares strings (canonical
-        // equivalence), but only when one of them is not ASCII.
-        if columnNamesAreASCII, AttributeValues.isASCII(name) { return nil }
-        return columns.firstIndex { $0.name == name }
+        NameSearch.position(of: name, count: columns.count, from: start, namesAreASCII: attributeNamesAreASCII) { columns[$0].name }
     }
 
     /// The properties `record` sets, as bits of ``propertyNames``: one lookup per name instead of

@@ -6,7 +6,7 @@ struct EntityPlanColumn: Sendable {
     let type: AttributeType
     let defaultValue: AttributeValue?
     let allowsExternalStorage: Bool
-    /// Whether ``name`` is ASCII, for ``AttributeValues/value(named:nameIsASCII:)``.
+    /// Whether ``name`` is ASCII (``NameSearch``), for ``AttributeValues/value(named:nameIsASCII:)``.
     let nameIsASCII: Bool
 
     init(_ attribute: AttributeDescription) {
@@ -14,6 +14,6 @@ struct EntityPlanColumn: Sendable {
         type = attribute.type
         defaultValue = attribute.defaultValue
         allowsExternalStorage = attribute.allowsExternalBinaryDataStorage
-        nameIsASCII = attribute.name.utf8.allSatisfy { $0 < 0x80 }
+        nameIsASCII = NameSearch.isASCII(attribute.name)
     }
 }

@@ -9,8 +9,7 @@
 final class PagedFileReader {
     let file: PlistFile
     let pageSize: Int
-    /// log2 of ``pageSize``: page numbers by shifting, not by 64-bit division (about 40 cycles,
-    /// twice for every integer a walk reads).
+    /// log2 of ``pageSize`` (see ``locate(_:)``).
     private let pageShift: Int64
     let pageCount: Int
     private var storage: UnsafeMutableRawPointer
@@ -65,7 +64,7 @@ final class PagedFileReader {
 
     /// Copies `count` bytes at `offset` into `destination`; the range must lie inside the file.
     func copy(at offset: Int64, count: Int, into destination: UnsafeMutableRawPointer) throws(PropertyListError) {
-        guard offset >= 0 else { throw .binary(file.path, offset: offset, "an object lies before the start of the file") }
+        var (page, within) = try locate(offset)
         if count > pageSize * 4 {
             let got = try file.read(at: offset, count: count, into: destination)
             guard got == count else { throw .binary(file.path, offset: offset, "the file ends inside an object") }
@@ -73,23 +72,28 @@ final class PagedFileReader {
         }
         var done = 0
         while done < count {
-            let position = offset + Int64(done)
-            let page = position / Int64(pageSize)
             let (start, length) = try slot(for: page)
-            let within = Int(position - page * Int64(pageSize))
-            guard within < length else { throw .binary(file.path, offset: position, "the file ends inside an object") }
+            guard within < length else { throw .binary(file.path, offset: offset + Int64(done), "the file ends inside an object") }
             let chunk = min(count - done, length - within)
             (destination + done).copyMemory(from: start + within, byteCount: chunk)
             done += chunk
+            page += 1
+            within = 0
         }
+    }
+
+    /// The page holding `offset` and the offset's place in it (by shift and mask: 64-bit division
+    /// costs about 40 cycles, and a walk reads millions of integers).
+    @inline(__always)
+    private func locate(_ offset: Int64) throws(PropertyListError) -> (page: Int64, within: Int) {
+        guard offset >= 0 else { throw .binary(file.path, offset: offset, "an object lies before the start of the file") }
+        return (offset >> pageShift, Int(offset & (Int64(pageSize) - 1)))
     }
 
     /// Calls `body` with the `count` bytes at `offset`: in place when they lie in one cached page,
     /// else copied into a scratch buffer. The bytes are valid only inside `body`.
     func withBytes<R>(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(PropertyListError) -> R {
-        guard offset >= 0 else { throw .binary(file.path, offset: offset, "an object lies before the start of the file") }
-        let page = offset >> pageShift
-        let within = Int(offset & (Int64(pageSize) - 1))
+        let (page, within) = try locate(offset)
         if within + count <= pageSize {
             let (start, length) = try cachedSlot(for: page)
             if within + count <= length { return body(UnsafeRawBufferPointer(start: start + within, count: count)) }
@@ -110,9 +114,7 @@ final class PagedFileReader {
 
     /// The big-endian unsigned integer of `size` (1...8) bytes at `offset`.
     func unsigned(at offset: Int64, size: Int) throws(PropertyListError) -> UInt64 {
-        guard offset >= 0 else { throw .binary(file.path, offset: offset, "an object lies before the start of the file") }
-        let page = offset >> pageShift
-        let within = Int(offset & (Int64(pageSize) - 1))
+        let (page, within) = try locate(offset)
         let (start, length) = try cachedSlot(for: page)
         if within + size <= length {
             let bytes = start + within
