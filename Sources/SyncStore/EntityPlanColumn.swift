@@ -1,7 +1,9 @@
 import ObjectModel
 
 /// The facts about one attribute that writing and digesting a record read for every record.
-struct EntityPlanColumn: Sendable {
+/// A class: loops over a plan's columns run for every record, and copying a struct holding a
+/// string and a default value cost an outlined copy and destroy per column.
+final class EntityPlanColumn: Sendable {
     let name: String
     let type: AttributeType
     let defaultValue: AttributeValue?

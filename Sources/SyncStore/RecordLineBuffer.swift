@@ -48,9 +48,16 @@ public final class RecordLineBuffer {
         capacity = larger
     }
 
-    /// Appends ASCII text given as a literal.
-    func append(_ text: StaticString) {
-        text.withUTF8Buffer { append(utf8: $0) }
+    /// Appends ASCII text given as a literal (a copy of its bytes, no `String` in between).
+    @inline(__always)
+    func append(literal text: StaticString) {
+        append(utf8: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends bytes prepared once (a label such as ` name=`).
+    @inline(__always)
+    func append(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append(utf8: $0) }
     }
 
     /// Appends one byte.
@@ -62,7 +69,7 @@ public final class RecordLineBuffer {
     }
 
     /// Appends the UTF-8 of `text`.
-    func append(_ text: String) {
+    func append(text: String) {
         var text = text
         text.withUTF8 { append(utf8: $0) }
     }

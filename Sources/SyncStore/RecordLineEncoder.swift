@@ -11,6 +11,9 @@ struct RecordLineEncoder: Sendable {
     /// ``attributes``' name, type and default, read for every record.
     let attributeFacts: [EntityPlanColumn]
     let toOne: [(name: String, column: String)]
+    /// ` <name>=` of each of ``attributes`` and ` <name>->` of each of ``toOne``, as UTF-8, made once.
+    private let attributeLabels: [[UInt8]]
+    private let toOneLabels: [[UInt8]]
     /// Selects the columns the line needs, for rows of exactly one entity (bound to `?`), in storage
     /// order: the lines are summed (``RecordDigestSum``), so any order gives the same result, and
     /// storage order reads the table front to back instead of jumping through it by global ID.
@@ -25,6 +28,8 @@ struct RecordLineEncoder: Sendable {
             if case .column(_, let column, _) = storage { return (name, column) }
             return nil
         }.sorted { $0.0 < $1.0 }
+        attributeLabels = attributes.map { Array(" \($0.name)=".utf8) }
+        toOneLabels = toOne.map { Array(" \($0.name)->".utf8) }
         let selected = ["_gid", "_seed_set", "_seed_version"] + attributes.map { columns[$0.name]! } + toOne.map(\.column)
         selectSQL = "SELECT \(selected.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ?"
     }
@@ -34,47 +39,45 @@ struct RecordLineEncoder: Sendable {
     func write(row statement: RawStatement, into line: inout RecordLineBuffer) -> Int {
         let handle = statement.handle
         line.clear()
-        line.append("R ")
+        line.append(literal: "R ")
         Self.appendField(column: 0, of: handle, into: &line)
-        line.append(" ")
-        if sqlite3_column_type(handle, 1) == SQLITE_NULL { line.append("1:-") } else { Self.appendField(column: 1, of: handle, into: &line) }
-        line.append(" ")
-        if sqlite3_column_type(handle, 2) == SQLITE_NULL { line.append("-") } else { line.append(decimal: sqlite3_column_int64(handle, 2)) }
-        for (index, attribute) in attributeFacts.enumerated() {
+        line.append(byte: UInt8(ascii: " "))
+        if sqlite3_column_type(handle, 1) == SQLITE_NULL { line.append(literal: "1:-") } else { Self.appendField(column: 1, of: handle, into: &line) }
+        line.append(byte: UInt8(ascii: " "))
+        if sqlite3_column_type(handle, 2) == SQLITE_NULL { line.append(byte: UInt8(ascii: "-")) } else { line.append(decimal: sqlite3_column_int64(handle, 2)) }
+        // By index: a `for` over the columns would copy each one (a string and a default value) per record.
+        for index in attributeFacts.indices {
             let column = Int32(3 + index)
-            line.append(" ")
-            line.append(attribute.name)
-            line.append("=")
-            switch (sqlite3_column_type(handle, column), attribute.type) {
+            line.append(bytes: attributeLabels[index])
+            let type = attributeFacts[index].type
+            switch (sqlite3_column_type(handle, column), type) {
             case (SQLITE_NULL, _):
-                line.append("~")
+                line.append(byte: UInt8(ascii: "~"))
             case (SQLITE_INTEGER, .integer16), (SQLITE_INTEGER, .integer32), (SQLITE_INTEGER, .integer64):
-                line.append("i")
+                line.append(byte: UInt8(ascii: "i"))
                 line.append(decimal: sqlite3_column_int64(handle, column))
             case (SQLITE_INTEGER, .boolean):
-                line.append(sqlite3_column_int64(handle, column) != 0 ? "b1" : "b0")
+                line.append(literal: sqlite3_column_int64(handle, column) != 0 ? "b1" : "b0")
             case (SQLITE_FLOAT, .double), (SQLITE_FLOAT, .float):
-                line.append("d")
+                line.append(byte: UInt8(ascii: "d"))
                 line.append(hex: sqlite3_column_double(handle, column).bitPattern)
             case (SQLITE_FLOAT, .date):
-                line.append("t")
+                line.append(byte: UInt8(ascii: "t"))
                 line.append(hex: Self.dateBits(sqlite3_column_double(handle, column)))
             case (SQLITE_TEXT, .string):
-                line.append("s")
+                line.append(byte: UInt8(ascii: "s"))
                 Self.appendField(column: column, of: handle, into: &line)
             default:
                 // Everything rarer goes through the one general encoder.
-                line.append(SyncStore.encode(Self.databaseValue(column: column, of: handle), type: attribute.type))
+                line.append(text: SyncStore.encode(Self.databaseValue(column: column, of: handle), type: type))
             }
         }
         var links = 0
-        for (index, relationship) in toOne.enumerated() {
+        for index in toOne.indices {
             let column = Int32(3 + attributes.count + index)
-            line.append(" ")
-            line.append(relationship.name)
-            line.append("->")
+            line.append(bytes: toOneLabels[index])
             if sqlite3_column_type(handle, column) == SQLITE_NULL {
-                line.append("-")
+                line.append(byte: UInt8(ascii: "-"))
             } else {
                 links += 1
                 Self.appendField(column: column, of: handle, into: &line)
@@ -86,46 +89,48 @@ struct RecordLineEncoder: Sendable {
     /// Writes the line `record` will have once imported into `line`.
     func write(_ record: ImportRecord, into line: inout RecordLineBuffer) {
         line.clear()
-        line.append("R ")
+        line.append(literal: "R ")
         line.appendField(record.globalID.rawValue)
-        line.append(" ")
-        line.appendField(record.seed?.set ?? "-")
-        line.append(" ")
-        if let seed = record.seed { line.append(decimal: Int64(seed.version)) } else { line.append("-") }
-        for attribute in attributeFacts {
-            line.append(" ")
-            line.append(attribute.name)
-            line.append("=")
-            let given = record.values.value(named: attribute.name, nameIsASCII: attribute.nameIsASCII) ?? attribute.defaultValue ?? .null
-            let stored = ValueCoder.normalized(given, type: attribute.type) ?? .null
-            switch (stored, attribute.type) {
+        line.append(byte: UInt8(ascii: " "))
+        if let seed = record.seed {
+            line.appendField(seed.set)
+            line.append(byte: UInt8(ascii: " "))
+            line.append(decimal: Int64(seed.version))
+        } else {
+            line.append(literal: "1:- -")
+        }
+        for index in attributeFacts.indices {
+            line.append(bytes: attributeLabels[index])
+            let type = attributeFacts[index].type
+            let given = record.values.value(named: attributeFacts[index].name, nameIsASCII: attributeFacts[index].nameIsASCII)
+                ?? attributeFacts[index].defaultValue ?? .null
+            let stored = ValueCoder.normalized(given, type: type) ?? .null
+            switch (stored, type) {
             case (.null, _):
-                line.append("~")
+                line.append(byte: UInt8(ascii: "~"))
             case (.integer(let number), .integer16), (.integer(let number), .integer32), (.integer(let number), .integer64):
-                line.append("i")
+                line.append(byte: UInt8(ascii: "i"))
                 line.append(decimal: number)
             case (.boolean(let flag), .boolean):
-                line.append(flag ? "b1" : "b0")
+                line.append(literal: flag ? "b1" : "b0")
             case (.double(let number), .double), (.double(let number), .float):
-                line.append("d")
+                line.append(byte: UInt8(ascii: "d"))
                 line.append(hex: number.bitPattern)
             case (.date(let date), .date):
-                line.append("t")
+                line.append(byte: UInt8(ascii: "t"))
                 line.append(hex: Self.dateBits(date.timeIntervalSince1970))
             case (.string(let text), .string):
                 // A string holding U+0000 is stored as a BLOB: the general encoder writes that.
                 if !line.appendTextField(marker: UInt8(ascii: "s"), text) {
-                    line.append(SyncStore.encode(ValueCoder.databaseValue(stored), type: attribute.type))
+                    line.append(text: SyncStore.encode(ValueCoder.databaseValue(stored), type: type))
                 }
             default:
-                line.append(SyncStore.encode(ValueCoder.databaseValue(stored), type: attribute.type))
+                line.append(text: SyncStore.encode(ValueCoder.databaseValue(stored), type: type))
             }
         }
-        for relationship in toOne {
-            line.append(" ")
-            line.append(relationship.name)
-            line.append("->")
-            if let target = record.toOne[relationship.name] { line.appendField(target.rawValue) } else { line.append("-") }
+        for index in toOne.indices {
+            line.append(bytes: toOneLabels[index])
+            if let target = record.toOne[toOne[index].name] { line.appendField(target.rawValue) } else { line.append(byte: UInt8(ascii: "-")) }
         }
     }
 

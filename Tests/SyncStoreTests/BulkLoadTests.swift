@@ -106,14 +106,14 @@ import Testing
     @Test func lineBufferGrowsAndDigestsOnlyTheLine() {
         var line = RecordLineBuffer()
         let long = String(repeating: "speech notes ", count: 300)
-        line.append("R ")
+        line.append(literal: "R ")
         line.appendField(long)
         line.append(byte: UInt8(ascii: " "))
         line.append(decimal: -42)
         let expected = "R " + SyncStore.field(long) + " -42"
         #expect(String(decoding: line.bytes, as: UTF8.self) == expected)
         line.clear()
-        line.append("R ")
+        line.append(literal: "R ")
         line.appendField("x")
         #expect(String(decoding: line.bytes, as: UTF8.self) == "R " + SyncStore.field("x"))
         #expect(!line.appendTextField(marker: UInt8(ascii: "s"), "a\u{0}b"), "a string holding U+0000 takes the general encoding")
@@ -121,7 +121,7 @@ import Testing
         #expect(line.appendTextField(marker: UInt8(ascii: "s"), "héllo"))
         #expect(String(decoding: line.bytes, as: UTF8.self) == "R " + SyncStore.field("x") + "s" + SyncStore.field("héllo"))
         line.clear()
-        line.append("R ")
+        line.append(literal: "R ")
         line.appendField("x")
         var digest = [UInt8](repeating: 0, count: 32)
         digest.withUnsafeMutableBufferPointer { line.sha256(into: $0.baseAddress!) }
