@@ -5,7 +5,9 @@ import ObjectModel
 
 /// Writes the canonical `R` line of one record (see `docs/format.md#the-content-digest`), from a
 /// stored row or from a record about to be imported, so that both sides of a migration compare.
-struct RecordLineEncoder: Sendable {
+/// A class: a migration fetches its entity's encoder for every record it reads, and a struct of
+/// this many arrays was copied and destroyed each time.
+final class RecordLineEncoder: Sendable {
     let entity: String
     let attributes: [AttributeDescription]
     /// ``attributes``' name, type and default, read for every record.
