@@ -60,7 +60,7 @@ extension CoreDataStoreReader {
                     }
                     records.append(try record(from: statement, entity: entity, prefixes: &prefixes))
                 }
-                guard let first = records.first?.primaryKey, let last = records.last?.primaryKey else { return records }
+                guard !entity.toManys.isEmpty, let first = records.first?.primaryKey, let last = records.last?.primaryKey else { return records }
                 let positions = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.primaryKey, $0) })
                 for toMany in entity.toManys {
                     for (owner, targets) in try members(of: toMany, from: first, through: last, db: db) {

@@ -67,10 +67,12 @@ struct CoreDataEntityStream: MigrationStream {
         }.map(\.name))
         guard (reader.entityCounts[entity] ?? 0) > 0 else { return }
         try reader.forEachRecord(entity: entity, afterPrimaryKey: max(position, 0)) { record in
+            // Empty relationship tables are passed on as they are: mapping an empty dictionary still
+            // allocates a new one, twice per record of an entity without relationships.
             let item = ImportRecord(
                 entity: record.entity, globalID: GlobalID(record.globalID), values: record.values,
-                toOne: record.toOne.mapValues(GlobalID.init), toOneOrder: record.toOneOrder,
-                toMany: record.toMany.filter { joined.contains($0.key) }.mapValues { $0.map(GlobalID.init) })
+                toOne: record.toOne.isEmpty ? [:] : record.toOne.mapValues(GlobalID.init), toOneOrder: record.toOneOrder,
+                toMany: record.toMany.isEmpty ? [:] : record.toMany.filter { joined.contains($0.key) }.mapValues { $0.map(GlobalID.init) })
             return try body(.record(position: record.primaryKey, item))
         }
     }
