@@ -48,10 +48,11 @@ public final class RecordLineBuffer {
         capacity = larger
     }
 
-    /// Appends ASCII text given as a literal (a copy of its bytes, no `String` in between).
+    /// Appends ASCII text given as a literal (a copy of its bytes, no `String` in between; a
+    /// one-character literal is held as a scalar, which `withUTF8Buffer` handles too).
     @inline(__always)
     func append(literal text: StaticString) {
-        append(utf8: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        text.withUTF8Buffer { append(utf8: $0) }
     }
 
     /// Appends bytes prepared once (a label such as ` name=`).
