@@ -6,7 +6,7 @@
  *
  * Reads TABLE's rows from SOURCE (a store storekeep wrote) into memory, creates TARGET with the
  * same CREATE TABLE and CREATE INDEX statements (with --bare: the same columns and declared types,
- * the integer primary key kept, no other constraint or index), in WAL mode with SQLite's default synchronous
+ * the integer primary key kept, no other constraint or index) and SOURCE's page size, in WAL mode with SQLite's default synchronous
  * setting (storekeep's), then inserts every row with one prepared statement, reset and reused,
  * ROWS_PER_TRANSACTION (default 10000) rows per transaction. Only the insert is timed (monotonic
  * clock, from the first BEGIN to the last COMMIT). Prints one JSON object: rows, seconds,
@@ -81,6 +81,12 @@ int main(int argc, char **argv) {
 
     sqlite3 *source = NULL;
     must(source, sqlite3_open_v2(source_path, &source, SQLITE_OPEN_READONLY, NULL), source_path);
+
+    /* The source store's page size, given to the target too: the same table, on the same pages. */
+    sqlite3_stmt *page = NULL;
+    must(source, sqlite3_prepare_v2(source, "PRAGMA page_size", -1, &page, NULL), "reading the page size");
+    int page_size = sqlite3_step(page) == SQLITE_ROW ? sqlite3_column_int(page, 0) : 4096;
+    sqlite3_finalize(page);
 
     /* The table's and its indexes' definitions (automatic UNIQUE indexes have no SQL); with --bare,
      * a table of the same columns and declared types built from table_info. */
@@ -162,6 +168,9 @@ int main(int argc, char **argv) {
     }
     sqlite3 *db = NULL;
     must(db, sqlite3_open(target_path, &db), target_path);
+    char page_pragma[64];
+    snprintf(page_pragma, sizeof page_pragma, "PRAGMA page_size = %d", page_size);
+    exec(db, page_pragma);
     exec(db, "PRAGMA journal_mode = WAL");
     exec(db, (const char *)ddl.bytes);
 

@@ -2,7 +2,7 @@ import GRDB
 
 extension SyncStore {
     /// Pages the WAL may hold before a commit copies it into the store during a bulk load
-    /// (SQLite's default is 1,000): about 40 MiB of disk, no memory.
+    /// (SQLite's default is 1,000): up to 160 MiB of disk with 16 KiB pages (``pageSize``), no memory.
     static let bulkLoadCheckpointPages = 10_000
 
     /// Switches this connection to bulk-load settings until ``endBulkLoad()``.

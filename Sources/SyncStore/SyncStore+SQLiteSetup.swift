@@ -13,6 +13,15 @@ extension SyncStore {
         _ = sqliteStatisticsTurnedOff
     }
 
+    /// The page size of the stores this version creates, in bytes (SQLite's default is 4,096; a
+    /// store made earlier keeps its own, which SQLite reads from the file).
+    ///
+    /// A migration writes, checkpoints, sorts for its indexes and verifies hundreds of megabytes
+    /// through one system call per page: with 16 KiB pages a million-speech migration made 414,000
+    /// `pread`/`pwrite` calls instead of 992,000, and ran 6% (property list) to 10% (Core Data)
+    /// faster in alternating runs. The page cache is sized in bytes, so memory does not change.
+    public static let pageSize = 16_384
+
     /// Whether SQLite accepted the setting (it refuses once it has been initialised).
     static let sqliteStatisticsTurnedOff: Bool = storekeep_sqlite_disable_memory_statistics() == 0
 }

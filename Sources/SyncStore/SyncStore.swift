@@ -95,7 +95,11 @@ public final class SyncStore: Sendable {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? fileManager.removeItem(atPath: temporary + suffix) }
         do {
             let queue = try DatabaseQueue(path: temporary, configuration: configuration(readOnly: false))
-            _ = try queue.inDatabase { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+            _ = try queue.inDatabase { db in
+                // Before the first table and the switch to WAL, the only time the page size can be set.
+                try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+                return try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            }
             try queue.write { db in
                 let layout = StoreLayout(model: model)
                 try StoreSchema.create(in: db, model: model, layout: layout, deferIndexes: deferIndexes)

@@ -25,6 +25,37 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    /// New stores use 16 KiB pages, a backup keeps them, and a store made with SQLite's default
+    /// 4 KiB pages (by an earlier version) still opens and takes writes with its own.
+    @Test func newStoresUseSixteenKiBPagesAndOlderPageSizesStillWork() throws {
+        let folder = try TemporaryFolder()
+        func pageSize(_ name: String) throws -> Int? {
+            try DatabaseQueue(path: folder.path(name)).read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+        }
+        let store = try SyncStore.create(at: folder.path("new.store"), model: TestModels.workspace(), contentName: "W")
+        #expect(try pageSize("new.store") == SyncStore.pageSize)
+        #expect(SyncStore.pageSize == 16_384)
+        try store.backup(to: folder.path("copy.store"))
+        #expect(try pageSize("copy.store") == SyncStore.pageSize)
+        #expect(try SyncStore.open(at: folder.path("copy.store"), readOnly: true).metadata == store.metadata)
+
+        // An earlier version's store: the same content rewritten with 4 KiB pages.
+        _ = try SyncStore.create(at: folder.path("old.store"), model: TestModels.workspace(), contentName: "W")
+        try DatabaseQueue(path: folder.path("old.store")).writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "VACUUM")
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        }
+        #expect(try pageSize("old.store") == 4096)
+        let old = try SyncStore.open(at: folder.path("old.store"))
+        let run = try old.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        try old.importBatch([ImportRecord(entity: "Tag", globalID: GlobalID("red"), values: ["name": .string("red")])],
+                            author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))
+        #expect(try old.recordDigestSum(of: "Tag").count == 1)
+        #expect(try pageSize("old.store") == 4096)
+    }
+
     @Test func randomPeerIDWhenNoneGiven() throws {
         let folder = try TemporaryFolder()
         let a = try SyncStore.create(at: folder.path("a.store"), model: TestModels.workspace(), contentName: "W")
