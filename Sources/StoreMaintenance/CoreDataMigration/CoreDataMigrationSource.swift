@@ -33,8 +33,8 @@ public final class CoreDataMigrationSource: MigrationSource {
     public var kindDescription: String { "Apple Core Data store" }
     /// The store's model.
     public var targetModel: ManagedModel { reader.model }
-    /// Where the model came from.
-    public var modelNote: String? { ([reader.modelSentence] + reader.notes).joined(separator: " ") }
+    /// Where the model came from, then what an inferred model leaves out, as clauses separated by "; ".
+    public var modelNote: String? { ([reader.modelSentence] + reader.notes).joined(separator: "; ") }
     /// No mapping file.
     public var checksum: String { "-" }
     /// Nothing to check beyond what opening did.
