@@ -5,6 +5,12 @@ extension StoreError {
     static func wrapping(_ error: any Error, path: String, action: String) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
+            if error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+                return StoreError(
+                    .busy, path: path,
+                    message: "cannot \(action): a process writing the store (a migration loading it, say) was killed part-way through a commit, which SQLite must roll back from \(path)-journal before the store can be read",
+                    hint: "run the command that was writing again (a migration resumes where it stopped and rolls the commit back first); do not delete the -journal file")
+            }
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return StoreError(.busy, path: path, message: "cannot \(action): the database is locked by another process",

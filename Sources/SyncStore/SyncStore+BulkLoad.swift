@@ -20,6 +20,72 @@ extension SyncStore {
         try setConnectionPragmas(synchronous: "NORMAL", checkpointPages: Self.bulkLoadCheckpointPages, action: "prepare the bulk load")
     }
 
+    /// How long a commit waits for readers while appending (``beginAppending()``), and otherwise
+    /// (``configuration(readOnly:)``), in milliseconds.
+    static let appendingBusyMilliseconds = 60_000
+    static let busyMilliseconds = 5_000
+
+    /// Writes the next commits through a rollback journal instead of the WAL, until
+    /// ``endAppending()``: the loading phase of a bulk load into a new store.
+    ///
+    /// A load into a new store appends pages. Through the WAL each page is written twice (into
+    /// the WAL, then copied into the store by a checkpoint, which reads it back first); through a
+    /// rollback journal (`journal_mode = TRUNCATE`) a page the transaction appends is written once,
+    /// and the journal holds only the few pages that existed before it (the ends of the tables and
+    /// their interior pages). Every commit still syncs (`synchronous = FULL`): a killed process or
+    /// a power failure leaves either the whole batch or none, and the next connection that writes
+    /// rolls an unfinished one back from the journal. Meanwhile a reader waits while a batch
+    /// commits, instead of reading beside it, and a commit waits (up to a minute) for readers.
+    ///
+    /// - Returns: whether the switch was made; it is not while another connection has the store
+    ///   open (the load then goes on through the WAL).
+    /// - Throws: ``StoreError`` when SQLite fails otherwise.
+    @discardableResult
+    public func beginAppending() throws -> Bool {
+        guard !isReadOnly else { return false }
+        do {
+            return try database.writeWithoutTransaction { db in
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode = TRUNCATE")?.lowercased() == "truncate" else { return false }
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                // A commit now waits for readers to finish (a nightly check of the folder, say): wait up to a minute.
+                _ = try Int.fetchOne(db, sql: "PRAGMA busy_timeout = \(Self.appendingBusyMilliseconds)")
+                return true
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            return false
+        } catch {
+            throw StoreError.wrapping(error, path: path, action: "prepare the bulk load")
+        }
+    }
+
+    /// Returns the store to WAL mode with the bulk-load settings (``beginBulkLoad()``): after it
+    /// other connections read beside this one again, as the verification of a migration does
+    /// while the indexes are built. Does nothing harmful when the store is already in WAL mode,
+    /// and is what a resumed migration relies on when a killed one left the store in journal mode.
+    ///
+    /// - Throws: ``StoreError`` `busy` when SQLite cannot switch (another connection holds the
+    ///   store), `io` otherwise.
+    public func endAppending() throws {
+        guard !isReadOnly else { return }
+        let mode: String?
+        do {
+            mode = try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        } catch {
+            throw StoreError.wrapping(error, path: path, action: "return the store to WAL mode")
+        }
+        _ = try? database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA busy_timeout = \(Self.busyMilliseconds)") }
+        guard mode?.lowercased() == "wal" else {
+            throw StoreError(.busy, path: path, message: "the store stayed in journal mode '\(mode ?? "?")' instead of returning to WAL mode",
+                             hint: "make sure no other process has the store open, then run the same command again")
+        }
+        try beginBulkLoad()
+    }
+
+    /// The store's journal mode as SQLite reports it (`wal`, `truncate`, …), for tests.
+    func journalMode() throws -> String {
+        try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
     /// Restores the ordinary settings (`synchronous = FULL`, a checkpoint every 1,000 pages).
     ///
     /// - Throws: ``StoreError`` when SQLite refuses the settings.

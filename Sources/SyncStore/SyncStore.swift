@@ -203,7 +203,7 @@ public final class SyncStore: Sendable {
     static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(Double(busyMilliseconds) / 1_000)
         configuration.label = "storekeep.store"
         return configuration
     }

@@ -63,6 +63,11 @@ public struct StoreChecker: Sendable {
             return report(context, readMode: "snapshot", started: started)
         } catch let abort as CheckAbort {
             return failed(abort.failure)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+            return failed(CheckFailure(
+                kind: .storeBusy,
+                message: "\(path): cannot be read: a process writing it (a migration loading it, say) was killed part-way through a commit, which SQLite must roll back from \(path)-journal first",
+                hint: "run the command that was writing again (a migration resumes where it stopped), then check; do not delete the -journal file"))
         } catch let error as DatabaseError {
             let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
             return failed(CheckFailure(kind: busy ? .storeBusy : .badInput, message: "\(path): cannot be read: \(error.message ?? "\(error)")",

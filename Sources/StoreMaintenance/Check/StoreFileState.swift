@@ -13,6 +13,9 @@ struct StoreFileState: Equatable {
     var hasWAL: Bool
     /// Whether `-shm` exists.
     var hasSharedMemory: Bool
+    /// Whether a non-empty `-journal` exists: a migration loading the store writes through a
+    /// rollback journal, and one killed part-way leaves the journal SQLite rolls back from.
+    var hasJournal: Bool
 
     /// The state of the store at `path` now, or `nil` when its main file cannot be read.
     init?(path: String) {
@@ -23,9 +26,12 @@ struct StoreFileState: Equatable {
         inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
         hasWAL = manager.fileExists(atPath: path + "-wal")
         hasSharedMemory = manager.fileExists(atPath: path + "-shm")
+        let journalSize = (try? manager.attributesOfItem(atPath: path + "-journal"))?[.size] as? NSNumber
+        hasJournal = (journalSize?.uint64Value ?? 0) > 0
     }
 
-    /// No `-wal` and no `-shm`: no process has the store open (SQLite removes both when the last
-    /// connection closes cleanly), so it can be read as an immutable file.
-    var isClosed: Bool { !hasWAL && !hasSharedMemory }
+    /// No `-wal`, no `-shm` and no journal to roll back: no process has the store open (SQLite
+    /// removes the first two when the last connection closes cleanly), and the file holds only
+    /// committed pages, so it can be read as an immutable file (which would ignore a journal).
+    var isClosed: Bool { !hasWAL && !hasSharedMemory && !hasJournal }
 }

@@ -90,6 +90,8 @@ public struct Migrator {
             return try report(store: store, runID: done.id, outcome: .alreadyCompleted, resumed: false, seconds: [:], verified: true)
         }
         try store.beginBulkLoad()
+        // The batches append pages: through a rollback journal each is written once (SyncStore.beginAppending).
+        try store.beginAppending()
         let unfinished = runs.last { $0.finished == nil }
         if unfinished == nil { try requireEmpty(store) }
         let run = try store.beginMigration(
@@ -116,12 +118,14 @@ public struct Migrator {
             } catch {
                 // What was handed over still commits (each batch with its checkpoint) before the error goes up.
                 try? committer.finish()
+                try? store.endAppending()
                 throw error
             }
             try committer.finish()
             doneThisRun += runner.handledThisRun
             seconds[stream.name] = Date().timeIntervalSince(started)
             if let stopped {
+                try store.endAppending()
                 try RejectionReport.write([stopped], for: target)
                 var result = try report(store: store, runID: run.id, outcome: .stoppedAtRejectedRecord, resumed: unfinished != nil,
                                         seconds: seconds, verified: false)
@@ -131,6 +135,8 @@ public struct Migrator {
             }
         }
         source.finishReading()
+        // Back to WAL mode: the verification reads on its own connection while the indexes are built.
+        try store.endAppending()
         let content = try buildIndexesAndVerify(store: store, runID: run.id)
         try store.endBulkLoad()
         try store.finishMigration(run.id, success: true)
