@@ -12,6 +12,8 @@ final class ImportWriter {
     private(set) var wroteBlobs = false
     /// The insert statement of each entity written so far.
     private var inserts: [String: RawStatement] = [:]
+    /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
+    private var lastInsert: (plan: EntityPlan, statement: RawStatement)?
     /// The history insert, once prepared.
     private var changeInsert: RawStatement?
     /// The plan of the last record's entity: a batch is nearly always of one entity, and comparing
@@ -53,7 +55,10 @@ final class ImportWriter {
             statement.bindNull(5)
         }
         var index: Int32 = 5
-        for column in plan.columns {
+        // By position: a `for` over the columns would retain and release each one per record.
+        let columns = plan.columns
+        for position in columns.indices {
+            let column = columns[position]
             index += 1
             let given = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII) ?? column.defaultValue ?? .null
             try bind(given, column: column, entity: entity, at: index, in: statement)
@@ -92,9 +97,10 @@ final class ImportWriter {
     /// The insert statement of `plan`'s entity, prepared once per writer (so never shared with a
     /// statement that failed in another transaction), its arguments bound by ``write(_:checked:)``.
     private func insertStatement(_ plan: EntityPlan) throws -> RawStatement {
-        if let statement = inserts[plan.entity] { return statement }
-        let statement = try RawStatement(plan.insertSQL, db: db, path: store.path)
+        if let lastInsert, lastInsert.plan === plan { return lastInsert.statement }
+        let statement = try inserts[plan.entity] ?? RawStatement(plan.insertSQL, db: db, path: store.path)
         inserts[plan.entity] = statement
+        lastInsert = (plan, statement)
         return statement
     }
 
