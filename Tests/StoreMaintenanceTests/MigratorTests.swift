@@ -106,6 +106,7 @@ final class ArraySource: MigrationSource {
         #expect(stopped.outcome == .stoppedAtRejectedRecord)
         #expect(stopped.stoppedAt?.contains("note 10 has no text") == true)
         #expect(try SyncStore.open(at: target, readOnly: true).liveRecordCounts()["Note"] == 10)
+        #expect(try walHeaderBytes(of: target) == [2, 2], "a stopped run leaves the store in WAL mode, not in the load's journal mode")
         let report = try String(contentsOfFile: target + ".rejected.jsonl", encoding: .utf8)
         #expect(report.contains("\"position\":10"))
 
@@ -116,6 +117,15 @@ final class ArraySource: MigrationSource {
         #expect(skipped.streams.last?.read == 50)
         let lines = try String(contentsOfFile: target + ".rejected.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1)
+        #expect(try walHeaderBytes(of: target) == [2, 2], "a finished run leaves the store in WAL mode")
+    }
+
+    /// Bytes 18 and 19 of the SQLite header: 2 and 2 in WAL mode, 1 and 1 with a rollback journal.
+    private func walHeaderBytes(of path: String) throws -> [UInt8] {
+        let handle = try #require(FileHandle(forReadingAtPath: path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: 18)
+        return Array(try handle.read(upToCount: 2) ?? Data())
     }
 
     @Test func aTargetHoldingOtherDataIsRefused() throws {
