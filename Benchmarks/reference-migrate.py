@@ -6,11 +6,12 @@ writes, using only Python's plistlib and sqlite3, doing the same work as a fair 
 
 - loads the whole property list with plistlib.load, and refuses a data file whose version is not 1;
 - creates e_SpeechType, e_Speech and e_Settings with storekeep's columns and indexes (docs/format.md),
-  and its history tables sk_transaction and sk_change, in WAL mode with SQLite's default
-  synchronous setting, as storekeep does;
+  and its history tables sk_transaction, sk_change and sk_insert_run, in WAL mode with SQLite's
+  default synchronous setting, as storekeep does;
 - inserts speech types (built-in ones marked as seed data), then speeches, then the settings, with
   executemany, 10,000 records per transaction, each transaction also holding one history transaction
-  and one insert change per record;
+  whose inserts are insert runs, as storekeep writes them (format 3: each record's `_insert_run`
+  names the run of its set of properties, one `sk_insert_run` row per run);
 - resolves each speech's type by name;
 - writes recordings over 4096 bytes to content-addressed files beside the database
   (`<db>.blobs/<2 hex>/<sha256>`, temporary name then rename; the file system is synced once per
@@ -45,18 +46,21 @@ CREATE TABLE sk_change (id INTEGER PRIMARY KEY, tx INTEGER NOT NULL, entity TEXT
     kind TEXT NOT NULL, properties TEXT NOT NULL, tombstone TEXT);
 CREATE INDEX sk_change_tx ON sk_change (tx);
 CREATE INDEX sk_change_gid ON sk_change (gid);
+CREATE TABLE sk_insert_run (id INTEGER PRIMARY KEY, tx INTEGER NOT NULL, entity TEXT NOT NULL, properties TEXT NOT NULL,
+    first_rowid INTEGER NOT NULL, last_rowid INTEGER NOT NULL, records INTEGER NOT NULL);
+CREATE INDEX sk_insert_run_tx ON sk_insert_run (tx);
 CREATE TABLE e_Settings (_rowid INTEGER PRIMARY KEY, _gid TEXT NOT NULL UNIQUE, _entity TEXT NOT NULL,
-    _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER,
+    _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER, _insert_run INTEGER,
     a_lastExport REAL, a_theme TEXT, a_vibrate INTEGER);
 CREATE INDEX e_Settings__entity ON e_Settings (_entity);
 CREATE TABLE e_Speech (_rowid INTEGER PRIMARY KEY, _gid TEXT NOT NULL UNIQUE, _entity TEXT NOT NULL,
-    _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER,
+    _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER, _insert_run INTEGER,
     a_date REAL, a_duration REAL, a_notes TEXT, a_recording BLOB, a_rating INTEGER, a_speakerName TEXT,
     a_title TEXT, r_type TEXT);
 CREATE INDEX e_Speech__entity ON e_Speech (_entity);
 CREATE INDEX e_Speech_r_type ON e_Speech (r_type);
 CREATE TABLE e_SpeechType (_rowid INTEGER PRIMARY KEY, _gid TEXT NOT NULL UNIQUE, _entity TEXT NOT NULL,
-    _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER,
+    _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER, _insert_run INTEGER,
     a_greenSeconds REAL, a_name TEXT, a_redSeconds REAL, a_yellowSeconds REAL);
 CREATE INDEX e_SpeechType__entity ON e_SpeechType (_entity);
 """
@@ -80,6 +84,8 @@ class Target:
         self.peer = str(uuid.uuid4()).upper()
         self.seq = 0
         self.wrote_blobs = False
+        self.runs = 0
+        self.rowids = {}
 
     def blob(self, data):
         digest = hashlib.sha256(data).hexdigest()
@@ -95,7 +101,7 @@ class Target:
         return "sha256:" + digest
 
     def batch(self, table, entity, rows, changes):
-        """rows: tuples for `table`; changes: (gid, properties JSON) per row."""
+        """rows: tuples for `table` without `_insert_run`; changes: (gid, properties JSON) per row."""
         if self.wrote_blobs:
             os.sync()
             self.wrote_blobs = False
@@ -104,10 +110,23 @@ class Target:
         self.db.execute("BEGIN")
         tx = self.db.execute("INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
                              (self.peer, self.seq, AUTHOR, now)).lastrowid
-        placeholders = ", ".join("?" * len(rows[0]))
-        self.db.executemany(f"INSERT INTO {table} VALUES (NULL, {placeholders})", rows)
-        self.db.executemany("INSERT INTO sk_change (tx, entity, gid, kind, properties) VALUES (?, ?, ?, 'insert', ?)",
-                            [(tx, entity, gid, properties) for gid, properties in changes])
+        # One insert run per set of properties; rows of a fresh table get row ids 1, 2, 3, … in order.
+        runs, written = {}, []
+        rowid = self.rowids.get(table, 0)
+        for row, (_, properties) in zip(rows, changes):
+            rowid += 1
+            run = runs.get(properties)
+            if run is None:
+                self.runs += 1
+                run = runs[properties] = [self.runs, rowid, rowid, 0]
+            run[2] = rowid
+            run[3] += 1
+            written.append(row[:6] + (run[0],) + row[6:])
+        self.rowids[table] = rowid
+        placeholders = ", ".join("?" * len(written[0]))
+        self.db.executemany(f"INSERT INTO {table} VALUES (NULL, {placeholders})", written)
+        self.db.executemany("INSERT INTO sk_insert_run (id, tx, entity, properties, first_rowid, last_rowid, records) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            [(run, tx, entity, properties, first, last, count) for properties, (run, first, last, count) in runs.items()])
         self.db.execute("COMMIT")
 
 

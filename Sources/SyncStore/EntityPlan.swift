@@ -23,7 +23,9 @@ final class EntityPlan: Sendable {
     let toOne: [(name: String, column: String, order: String?)]
     /// The names of its to-many relationships kept in join tables.
     let joinedToMany: Set<String>
-    /// The insert statement binding every column (absent values NULL).
+    /// The insert statement binding every column (absent values NULL): the fixed columns
+    /// `_gid`, `_entity`, `_created`, `_seed_set`, `_seed_version`, `_insert_run`, then each of
+    /// ``columns``, then each of ``toOne`` with its order column when it has one.
     let insertSQL: String
     /// The canonical-line encoder of the content digest.
     let lineEncoder: RecordLineEncoder
@@ -52,7 +54,7 @@ final class EntityPlan: Sendable {
             if case .join = storage { return name }
             return nil
         })
-        var columns = ["_gid", "_entity", "_created", "_seed_set", "_seed_version"]
+        var columns = ["_gid", "_entity", "_created", "_seed_set", "_seed_version", "_insert_run"]
         columns += attributes.map { layout.attributeColumns[entity]![$0.name]! }
         for relationship in toOne {
             columns.append(relationship.column)

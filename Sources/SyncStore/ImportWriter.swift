@@ -3,7 +3,9 @@ import GRDB
 import GRDBSQLite
 import ObjectModel
 
-/// Writes imported records with one prepared statement per entity (every column bound, absent ones NULL).
+/// Writes imported records with one prepared statement per entity (every column bound, absent ones
+/// NULL), and their history as insert runs (``InsertRunLedger``): one history transaction per
+/// batch, and one `sk_insert_run` row per entity and set of properties instead of a change row per record.
 final class ImportWriter {
     let db: Database
     let store: SyncStore
@@ -14,14 +16,16 @@ final class ImportWriter {
     private var inserts: [String: RawStatement] = [:]
     /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
     private var lastInsert: (plan: EntityPlan, statement: RawStatement)?
-    /// The history insert, once prepared.
-    private var changeInsert: RawStatement?
     /// The plan of the last record's entity: a batch is nearly always of one entity, and comparing
     /// the name with the last one is far cheaper than hashing it for the store's table of plans.
     private var lastPlan: EntityPlan?
-    /// The history `properties` JSON of each (entity, set of properties) seen: a batch has a
-    /// handful, found by comparing the plan's identity and the mask.
-    private var propertiesJSON: [(plan: EntityPlan, mask: UInt64, json: String)] = []
+    /// The batch's history transaction and its runs, from ``beginHistory(author:)``.
+    private var ledger: InsertRunLedger?
+    /// The run of each (entity, set of properties) seen, found by comparing the plan's identity
+    /// and the property bits: a batch has a handful.
+    private var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
+    /// The run of records whose properties do not fit in bits (more than 64 properties).
+    private var propertiesCache = HistoryPropertiesCache()
 
     init(db: Database, store: SyncStore, now: Date) {
         self.db = db
@@ -42,6 +46,10 @@ final class ImportWriter {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): there is no entity named '\(entity)'")
         }
         // Values are bound straight into the entity's prepared statement through the C API.
+        guard let ledger else {
+            throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): the batch has no history transaction")
+        }
+        let run = self.run(of: record, plan: plan, in: ledger)
         let statement = try insertStatement(plan)
         statement.reset()
         statement.bind(1, record.globalID.rawValue)
@@ -54,7 +62,8 @@ final class ImportWriter {
             statement.bindNull(4)
             statement.bindNull(5)
         }
-        var index: Int32 = 5
+        statement.bind(6, ledger.id(ofRun: run))
+        var index: Int32 = 6
         // By position: a `for` over the columns would retain and release each one per record.
         let columns = plan.columns
         for position in columns.indices {
@@ -79,6 +88,7 @@ final class ImportWriter {
             throw StoreError.wrapping(DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))),
                                       path: store.path, action: "write \(record.globalID)")
         }
+        ledger.add(rowID: sqlite3_last_insert_rowid(db.sqliteConnection), toRun: run)
         let layout = store.layout
         for (name, members) in record.toMany.sorted(by: { $0.key < $1.key }) {
             guard case .join(let joinTable, let sourceColumn, let targetColumn, let sourceOrder, _)? = layout.relationships[entity]?[name] else { continue }
@@ -104,36 +114,31 @@ final class ImportWriter {
         return statement
     }
 
-    /// One history transaction with an insert change per record.
-    func recordHistory(_ records: [ImportRecord], author: String) throws {
+    /// Starts the batch's history transaction (the next of the local peer, by `author`); the
+    /// records written after it are its inserts.
+    func beginHistory(author: String) throws {
         let peer = store.metadata.peerID
         let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
         try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
                        arguments: [peer, last + 1, author, now.timeIntervalSince1970])
-        let transaction = db.lastInsertedRowID
-        let insert = try changeInsert ?? RawStatement(
-            "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'insert', ?, NULL)", db: db, path: store.path)
-        changeInsert = insert
-        var cache = HistoryPropertiesCache()
-        for record in records {
-            let plan = plan(of: record.entity)
-            let properties: String
-            if let plan, let mask = plan.propertyMask(of: record) {
-                properties = json(of: plan, mask: mask)
-            } else {
-                properties = cache.properties(of: record, defaulted: plan?.defaultedAttributes ?? [])
-            }
-            insert.reset()
-            insert.bind(1, transaction)
-            insert.bind(2, record.entity)
-            insert.bind(3, record.globalID.rawValue)
-            insert.bind(4, properties)
-            let code = insert.execute()
-            guard code == SQLITE_DONE else {
-                throw StoreError.wrapping(DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))),
-                                          path: store.path, action: "record the history of a batch")
-            }
+        ledger = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID)
+    }
+
+    /// Writes the runs of the batch's history transaction.
+    func finishHistory() throws {
+        try ledger?.finish(db: db)
+    }
+
+    /// The run `record` belongs to: its entity and the properties it sets (the attributes given,
+    /// those the model gives a default, and its relationships), as the history lists them.
+    private func run(of record: ImportRecord, plan: EntityPlan, in ledger: InsertRunLedger) -> Int {
+        guard let mask = plan.propertyMask(of: record) else {
+            return ledger.run(entity: record.entity, properties: propertiesCache.properties(of: record, defaulted: plan.defaultedAttributes))
         }
+        for known in runOfMask where known.plan === plan && known.mask == mask { return known.run }
+        let run = ledger.run(entity: record.entity, properties: plan.propertiesJSON(mask: mask))
+        runOfMask.append((plan, mask, run))
+        return run
     }
 
     /// The plan of `entity`, from ``lastPlan`` when it is the same entity.
@@ -141,14 +146,6 @@ final class ImportWriter {
         if let lastPlan, lastPlan.entity == entity { return lastPlan }
         lastPlan = store.plans[entity]
         return lastPlan
-    }
-
-    /// The history `properties` JSON of an insert of `plan`'s entity setting the properties of `mask`.
-    private func json(of plan: EntityPlan, mask: UInt64) -> String {
-        for known in propertiesJSON where known.plan === plan && known.mask == mask { return known.json }
-        let json = plan.propertiesJSON(mask: mask)
-        propertiesJSON.append((plan, mask, json))
-        return json
     }
 
     /// Binds `value` (normalized for `column`; a large binary value goes to a blob file) at `index`.

@@ -4,7 +4,11 @@ import ObjectModel
 /// Creates the tables of a new store (the layout `docs/format.md` documents).
 enum StoreSchema {
     /// The store format this build writes and reads.
-    static let formatVersion = 2
+    static let formatVersion = 3
+
+    /// The first format whose entity tables have the `_insert_run` column and whose history has
+    /// `sk_insert_run` (the history of a bulk import without a change row per record).
+    static let insertRunFormat = 3
 
     /// The `sk_metadata` key present while a store's secondary indexes are not built yet (a store
     /// created for a bulk load: ``create(in:model:layout:deferIndexes:)``).
@@ -32,12 +36,13 @@ enum StoreSchema {
                 kind TEXT NOT NULL, properties TEXT NOT NULL, tombstone TEXT);
             CREATE TABLE sk_peer (peer TEXT PRIMARY KEY NOT NULL, is_local INTEGER NOT NULL, first_seen REAL NOT NULL) WITHOUT ROWID;
             """)
+        try createInsertRunTable(in: db)
         try createMigrationTables(in: db)
         for root in model.rootEntities {
             guard let table = layout.tableOfEntity[root.name] else { continue }
             var columns = [
                 "_rowid INTEGER PRIMARY KEY", "_gid TEXT NOT NULL", "_entity TEXT NOT NULL",
-                "_created REAL NOT NULL", "_updated REAL", "_seed_set TEXT", "_seed_version INTEGER",
+                "_created REAL NOT NULL", "_updated REAL", "_seed_set TEXT", "_seed_version INTEGER", "_insert_run INTEGER",
             ]
             let extra = layout.tableColumns[table] ?? []
             columns += extra.map { "\($0.name.quotedDatabaseIdentifier) \($0.type)" }
@@ -124,9 +129,32 @@ enum StoreSchema {
             """)
     }
 
+    /// Creates `sk_insert_run`, the history of records a bulk import inserted (format 3): one row
+    /// per transaction, entity and set of properties, named by the records' `_insert_run` column.
+    static func createInsertRunTable(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sk_insert_run (
+                id INTEGER PRIMARY KEY, tx INTEGER NOT NULL, entity TEXT NOT NULL, properties TEXT NOT NULL,
+                first_rowid INTEGER NOT NULL, last_rowid INTEGER NOT NULL, records INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS sk_insert_run_tx ON sk_insert_run (tx);
+            """)
+    }
+
     /// Brings a store of an earlier format up to ``formatVersion`` (called when it is opened for writing).
-    static func upgrade(in db: Database, from format: Int) throws {
+    ///
+    /// Every step adds tables or columns and rewrites no row: an upgrade takes milliseconds on a
+    /// store of any size. Records written before it keep their history in `sk_change`.
+    static func upgrade(in db: Database, from format: Int, layout: StoreLayout) throws {
         if format < 2 { try createMigrationTables(in: db) }
+        if format < insertRunFormat {
+            for table in Set(layout.tableOfEntity.values).sorted() where try db.tableExists(table) {
+                let columns = try db.columns(in: table).map(\.name)
+                if !columns.contains("_insert_run") {
+                    try db.execute(sql: "ALTER TABLE \(table.quotedDatabaseIdentifier) ADD COLUMN _insert_run INTEGER")
+                }
+            }
+            try createInsertRunTable(in: db)
+        }
         try db.execute(sql: "UPDATE sk_metadata SET value = ? WHERE key = 'formatVersion'", arguments: [String(formatVersion)])
     }
 

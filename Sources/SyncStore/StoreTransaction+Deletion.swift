@@ -33,6 +33,7 @@ extension StoreTransaction {
         let tombstone = try identifyingValues(of: id, entity: entity, table: table)
         try releaseOwnRelationships(of: id, entity: entity)
         try removeReferences(to: id)
+        try keepInsertOfRecordLeaving(id, table: table)
         try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", arguments: [id.rawValue])
         pending.deleted(id, entity: entity, tombstone: tombstone)
         for member in cascaded where try self.entity(of: member) != nil {

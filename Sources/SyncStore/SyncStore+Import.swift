@@ -34,6 +34,10 @@ extension SyncStore {
     /// Writes a batch of imported records, one history transaction for them, and the stream's
     /// checkpoint, all in one SQLite transaction: after a crash, either all of it is there or none.
     ///
+    /// The history lists the records as inserts of the transaction through insert runs (one
+    /// `sk_insert_run` row per entity and set of properties, named by each record's `_insert_run`)
+    /// rather than a `sk_change` row each: ``transactions(after:)`` reads both alike.
+    ///
     /// - Parameters:
     ///   - records: the records, each checked with ``problem(with:)`` beforehand.
     ///   - author: the history author (`storekeep.migrate`).
@@ -53,10 +57,9 @@ extension SyncStore {
         do {
             try database.write { db in
                 let writer = ImportWriter(db: db, store: self, now: now)
+                if !records.isEmpty { try writer.beginHistory(author: author) }
                 for record in records { try writer.write(record, checked: checked) }
-                if !records.isEmpty {
-                    try writer.recordHistory(records, author: author)
-                }
+                try writer.finishHistory()
                 // The rows about to commit refer to these files: make them durable first.
                 if writer.wroteBlobs { blobs.flushFileSystem() }
                 for rejection in rejections {

@@ -11,8 +11,9 @@ extension SyncStore {
     /// - the history holds an `update` change of it, by an author that is not storekeep itself
     ///   (``toolAuthorPrefix``), naming at least one of its attributes; a change that only moved a
     ///   relationship (another record now points at it) does not count; or
-    /// - its update time is set and the history holds no insert of it (the history was trimmed or
-    ///   came from elsewhere): storekeep cannot tell, so the record is taken to be the user's.
+    /// - its update time is set and the history holds no insert of it, neither a change nor an
+    ///   insert run (the history was trimmed or came from elsewhere): storekeep cannot tell, so the
+    ///   record is taken to be the user's.
     ///
     /// Repair never deletes such a record (article 1: a seed record the user edited is the user's).
     public func userModifiedRecords(among ids: [GlobalID]) throws -> Set<GlobalID> {
@@ -22,9 +23,9 @@ extension SyncStore {
                 SELECT c.kind, c.properties, t.author FROM sk_change c JOIN sk_transaction t ON t.id = c.tx WHERE c.gid = ?
                 """)
             for id in ids {
-                guard let (entity, updated) = try rowFacts(of: id, in: db) else { continue }
+                guard let (entity, updated, bulkInserted) = try rowFacts(of: id, in: db) else { continue }
                 let attributes = Set(model.attributes(of: entity).map(\.name))
-                var inserted = false
+                var inserted = bulkInserted
                 var attributeEdit = false
                 let rows = try Row.fetchCursor(changes, arguments: [id.rawValue])
                 while let row = try rows.next() {
@@ -42,12 +43,14 @@ extension SyncStore {
         }
     }
 
-    /// The exact entity of `id` and whether its update time is set, or `nil` when there is no such record.
-    private func rowFacts(of id: GlobalID, in db: Database) throws -> (String, Bool)? {
+    /// The exact entity of `id`, whether its update time is set and whether a bulk import's insert
+    /// run holds its insert, or `nil` when there is no such record.
+    private func rowFacts(of id: GlobalID, in db: Database) throws -> (String, Bool, Bool)? {
+        let run = hasInsertRuns ? "_insert_run IN (SELECT id FROM sk_insert_run)" : "0"
         for table in Set(layout.tableOfEntity.values).sorted() {
-            if let row = try Row.fetchOne(db, sql: "SELECT _entity, _updated IS NOT NULL FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?",
+            if let row = try Row.fetchOne(db, sql: "SELECT _entity, _updated IS NOT NULL, \(run) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?",
                                           arguments: [id.rawValue]) {
-                return (row[0], row[1])
+                return (row[0], row[1], row[2])
             }
         }
         return nil

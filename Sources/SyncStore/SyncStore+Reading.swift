@@ -58,7 +58,7 @@ extension SyncStore {
         try read("count the history") { db in
             HistorySummary(
                 transactions: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sk_transaction") ?? 0,
-                changes: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sk_change") ?? 0,
+                changes: (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sk_change") ?? 0) + (try insertRunRecordCount(in: db)),
                 localSequence: try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [metadata.peerID]) ?? 0)
         }
     }
@@ -70,7 +70,9 @@ extension SyncStore {
             var result: [HistoryTransaction] = []
             for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_transaction WHERE id > ? ORDER BY id", arguments: [afterID]) {
                 let id: Int64 = row["id"]
-                var changes: [HistoryChange] = []
+                // A bulk import's inserts are insert runs; anything else (and the insert of a bulk-imported
+                // record deleted since) is a change row.
+                var changes = try insertRunChanges(of: id, in: db)
                 for change in try Row.fetchAll(db, sql: "SELECT * FROM sk_change WHERE tx = ? ORDER BY id", arguments: [id]) {
                     let properties = try decoder.decode([String].self, from: Data((change["properties"] as String).utf8))
                     let tombstone = try (change["tombstone"] as String?).map {

@@ -169,7 +169,7 @@ public final class SyncStore: Sendable {
         var (metadata, model) = try StoreReader.readHeader(of: queue, path: path)
         if !readOnly && metadata.formatVersion < StoreSchema.formatVersion {
             do {
-                try queue.write { db in try StoreSchema.upgrade(in: db, from: metadata.formatVersion) }
+                try queue.write { db in try StoreSchema.upgrade(in: db, from: metadata.formatVersion, layout: StoreLayout(model: model)) }
             } catch {
                 throw StoreError.wrapping(error, path: path, action: "upgrade the store to format \(StoreSchema.formatVersion)")
             }

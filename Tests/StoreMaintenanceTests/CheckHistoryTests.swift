@@ -32,6 +32,25 @@ struct CheckHistoryTests {
         #expect(found.first?.globalIDs == ["G1", "G2"])
     }
 
+    @Test("insert runs of a transaction that does not exist, and records naming a run that does not exist")
+    func orphanAndUnknownInsertRuns() throws {
+        let shop = try CheckFixture()
+        #expect(shop.findings(.historyUnknownInsertRun).isEmpty)
+        try shop.sql("""
+            INSERT INTO sk_insert_run (id, tx, entity, properties, first_rowid, last_rowid, records) VALUES (70, 999, 'Tag', '["name"]', 1, 1, 1);
+            UPDATE e_Tag SET _insert_run = 70;
+            UPDATE e_Passport SET _insert_run = 71;
+            """)
+        let orphans = shop.findings(.historyOrphanChange)
+        #expect(orphans.count == 1)
+        #expect(orphans.first?.transaction == 999)
+        #expect(orphans.first?.count == 1)
+        let unknown = shop.findings(.historyUnknownInsertRun)
+        #expect(unknown.map(\.table) == ["e_Passport"], "only the run that does not exist")
+        #expect(unknown.first?.globalIDs.isEmpty == false)
+        #expect(unknown.first?.count == unknown.first?.globalIDs.count)
+    }
+
     @Test("transactions of a peer sk_peer does not list are a warning; a missing local peer a violation")
     func peers() throws {
         let shop = try CheckFixture()

@@ -77,7 +77,7 @@ import Testing
         let writable = try SyncStore.open(at: path)
         #expect(writable.metadata.formatVersion == StoreSchema.formatVersion)
         _ = try writable.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        #expect(try SyncStore.open(at: path, readOnly: true).metadata.formatVersion == 2)
+        #expect(try SyncStore.open(at: path, readOnly: true).metadata.formatVersion == StoreSchema.formatVersion)
     }
 }
 

@@ -85,7 +85,7 @@ import Testing
                                   checkpoint: MigrationCheckpoint(stream: "s", position: 52, rows: 53, rejected: 0), checked: checked)
             #expect(try store.contentDigest().records == records.count)
             dumps.append(try DatabaseQueue(path: store.path).read { db in
-                let changes = try Row.fetchAll(db, sql: "SELECT entity, gid, kind, properties FROM sk_change ORDER BY id").map(\.description)
+                let changes = try store.transactions().flatMap(\.changes).map { "\($0)" }
                 let tasks = try Row.fetchAll(db, sql: "SELECT * FROM \(store.layout.tableOfEntity["Task"]!.quotedDatabaseIdentifier) ORDER BY _gid")
                     .map { row in row.description.replacingOccurrences(of: #"_created:[0-9.e+]+"#, with: "", options: .regularExpression) }
                 return changes + tasks + [try store.contentDigest().digest]
@@ -127,15 +127,21 @@ import Testing
             #expect(stored.entity == record.entity)
             for (name, value) in record.values { #expect(stored.values[name] == value, "\(record.globalID).\(name)") }
         }
-        let changes = try DatabaseQueue(path: store.path).read { db in
-            try Row.fetchAll(db, sql: "SELECT entity, gid, properties FROM sk_change ORDER BY id").map { ($0[0] as String, $0[1] as String, $0[2] as String) }
-        }
+        let transactions = try store.transactions()
+        #expect(transactions.count == 1)
+        let changes = transactions.flatMap(\.changes)
         var cache = HistoryPropertiesCache()
         #expect(changes.count == records.count)
-        for (change, record) in zip(changes, records) {
-            #expect(change.0 == record.entity)
-            #expect(change.1 == record.globalID.rawValue)
-            #expect(change.2 == cache.properties(of: record, defaulted: store.plans[record.entity]!.defaultedAttributes))
+        // Listed table by table, in table-name order, each table's records in the order written.
+        let table = { (record: ImportRecord) in store.layout.tableOfEntity[record.entity]! }
+        let expected = records.enumerated().sorted { table($0.element) == table($1.element) ? $0.offset < $1.offset
+            : table($0.element) < table($1.element) }.map(\.element)
+        for (change, record) in zip(changes, expected) {
+            #expect(change.entity == record.entity)
+            #expect(change.globalID == record.globalID)
+            #expect(change.kind == .insert)
+            #expect(change.properties == (try JSONDecoder().decode([String].self, from: Data(
+                cache.properties(of: record, defaulted: store.plans[record.entity]!.defaultedAttributes).utf8))))
         }
     }
 

@@ -54,8 +54,10 @@ public enum CheckCode: String, Codable, Sendable, CaseIterable, Comparable {
     case uniqueViolated = "unique.violated"
     /// A peer's transaction sequence numbers have a gap.
     case historySequenceGap = "history.sequenceGap"
-    /// `sk_change` rows belong to a transaction `sk_transaction` does not have.
+    /// `sk_change` rows, or `sk_insert_run` rows, belong to a transaction `sk_transaction` does not have.
     case historyOrphanChange = "history.orphanChange"
+    /// Records whose `_insert_run` names an insert run `sk_insert_run` does not have (format 3).
+    case historyUnknownInsertRun = "history.unknownInsertRun"
     /// Transactions of a peer that `sk_peer` does not list.
     case historyUnknownPeer = "history.unknownPeer"
     /// `sk_peer` does not mark exactly the store's own peer as local.

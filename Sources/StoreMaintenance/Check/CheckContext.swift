@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ObjectModel
+import SyncStore
 
 /// The state one store's check shares between its detectors: the open read transaction, what the
 /// store says about itself, the model and column map once known, and the findings so far.
@@ -44,6 +45,10 @@ final class CheckContext {
 
     /// Whether the table exists.
     func tableExists(_ table: String) throws -> Bool { try columns(ofTable: table) != nil }
+
+    /// Whether the store's format records bulk imports as insert runs (format 3 and later:
+    /// `_insert_run` in every entity table, and `sk_insert_run`).
+    var hasInsertRuns: Bool { (Int(metadata["formatVersion"] ?? "") ?? 0) >= SyncStore.insertRunFormat }
 
     /// The table of `entity`'s family (`e_<root entity>`).
     func table(of entity: String) -> String? {

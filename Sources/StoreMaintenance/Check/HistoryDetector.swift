@@ -17,8 +17,19 @@ enum HistoryDetector {
             }
             return
         }
+        if context.hasInsertRuns, try !context.db.tableExists("sk_insert_run") {
+            context.add(.schemaMismatch) {
+                CheckFinding(code: .schemaMismatch, message: "the history table sk_insert_run of a format-3 store is missing; the history was not checked",
+                             hint: "the store's layout is damaged; restore it from a backup")
+            }
+            return
+        }
         try gaps(context)
         try orphanChanges(context)
+        if context.hasInsertRuns {
+            try orphanChanges(context, inRuns: true)
+            try unknownRuns(context)
+        }
         try unknownPeers(context)
         try localPeer(context)
     }
@@ -49,21 +60,54 @@ enum HistoryDetector {
         }
     }
 
-    private static func orphanChanges(_ context: CheckContext) throws {
+    /// Changes (`sk_change` rows, or with `inRuns` the insert runs of `sk_insert_run`) of a
+    /// transaction that does not exist: they cannot be exported.
+    private static func orphanChanges(_ context: CheckContext, inRuns: Bool = false) throws {
+        let (table, counted) = inRuns ? ("sk_insert_run", "SUM(c.records)") : ("sk_change", "COUNT(*)")
         let rows = try Row.fetchAll(context.db, sql: """
-            SELECT c.tx AS tx, COUNT(*) AS n FROM sk_change c
+            SELECT c.tx AS tx, \(counted) AS n FROM \(table) c
             WHERE NOT EXISTS (SELECT 1 FROM sk_transaction t WHERE t.id = c.tx) GROUP BY c.tx ORDER BY c.tx
             """)
         for row in rows {
             let tx: Int64 = row["tx"] ?? 0, count: Int = row["n"] ?? 0
             context.add(.historyOrphanChange) {
-                let gids = (try? String.fetchAll(context.db, sql: "SELECT DISTINCT gid FROM sk_change WHERE tx = ? ORDER BY gid LIMIT 1000",
-                                                 arguments: [tx])) ?? []
+                let gids = inRuns ? [] : (try? String.fetchAll(context.db, sql: "SELECT DISTINCT gid FROM sk_change WHERE tx = ? ORDER BY gid LIMIT 1000",
+                                                               arguments: [tx])) ?? []
+                let what = inRuns ? "insert runs in sk_insert_run standing for \(count) record\(count == 1 ? "" : "s")"
+                    : "\(count) change\(count == 1 ? "" : "s") in sk_change"
                 var finding = CheckFinding(
                     code: .historyOrphanChange, globalIDs: gids,
-                    message: "\(count) change\(count == 1 ? "" : "s") in sk_change belong to transaction \(tx), which sk_transaction does not have",
-                    hint: "the history is damaged: those changes cannot be exported. Restore the store from a backup")
+                    message: "\(what) belong to transaction \(tx), which sk_transaction does not have",
+                    hint: "the history is damaged: those \(inRuns ? "inserts" : "changes") cannot be exported. Restore the store from a backup")
                 finding.transaction = tx
+                finding.count = count
+                return finding
+            }
+        }
+    }
+
+    /// Records that name an insert run `sk_insert_run` does not have: their insert is lost from the history.
+    private static func unknownRuns(_ context: CheckContext) throws {
+        guard let model = context.model else { return }
+        for root in model.rootEntities {
+            let table = "e_\(root.name)"
+            guard let columns = try context.columns(ofTable: table), columns.contains("_insert_run") else { continue }
+            let quoted = table.quotedDatabaseIdentifier
+            let count = try Int.fetchOne(context.db, sql: """
+                SELECT COUNT(*) FROM \(quoted) e WHERE e._insert_run IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM sk_insert_run r WHERE r.id = e._insert_run)
+                """) ?? 0
+            guard count > 0 else { continue }
+            context.add(.historyUnknownInsertRun, entity: root.name) {
+                let gids = (try? String.fetchAll(context.db, sql: """
+                    SELECT _gid FROM \(quoted) e WHERE e._insert_run IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM sk_insert_run r WHERE r.id = e._insert_run) ORDER BY _gid LIMIT 1000
+                    """)) ?? []
+                var finding = CheckFinding(
+                    code: .historyUnknownInsertRun, entity: root.name, globalIDs: gids,
+                    message: "\(count) record\(count == 1 ? "" : "s") of \(table) name\(count == 1 ? "s" : "") an insert run that sk_insert_run does not have",
+                    hint: "the history is damaged: those records' inserts cannot be exported. Restore the store from a backup")
+                finding.table = table
                 finding.count = count
                 return finding
             }

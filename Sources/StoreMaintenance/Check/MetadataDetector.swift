@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import ObjectModel
+import SyncStore
 
 /// Checks what the store says about itself (`sk_metadata`, `sk_model`) and decides which model the
 /// other detectors use.
 enum MetadataDetector {
     /// The newest store format this build knows (`docs/format.md`).
-    static let newestFormat = 2
+    static let newestFormat = SyncStore.newestFormat
     /// Keys `sk_metadata` must hold.
     static let requiredKeys = ["storeUUID", "formatVersion", "modelName", "modelVersion", "modelHash", "contentName", "peerID"]
 

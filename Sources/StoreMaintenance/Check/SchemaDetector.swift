@@ -4,7 +4,7 @@ import ObjectModel
 /// Reads `sk_column` and keeps the rows that agree with the model and with the tables; every
 /// disagreement is a ``CheckCode/schemaMismatch`` finding, and the property is left out of later checks.
 enum SchemaDetector {
-    /// The columns every entity table has.
+    /// The columns every entity table has (format 3 adds `_insert_run`).
     static let fixedColumns: Set<String> = ["_rowid", "_gid", "_entity", "_created", "_updated", "_seed_set", "_seed_version"]
 
     /// Fills ``CheckContext/columns``.
@@ -13,7 +13,7 @@ enum SchemaDetector {
         for root in model.rootEntities {
             let table = "e_\(root.name)"
             let present = try context.columns(ofTable: table)
-            let missing = fixedColumns.subtracting(present ?? [])
+            let missing = fixedColumns.union(context.hasInsertRuns ? ["_insert_run"] : []).subtracting(present ?? [])
             if !missing.isEmpty {
                 mismatch(context, entity: root.name, property: nil, table: table,
                          present == nil ? "the table \(table) of entity \(root.name) is missing"
