@@ -5,7 +5,8 @@ Migrates a Speech Timer 1 data file (a property list) into a SQLite file with th
 writes, using only Python's plistlib and sqlite3, doing the same work as a fair equivalent:
 
 - loads the whole property list with plistlib.load, and refuses a data file whose version is not 1;
-- creates e_SpeechType, e_Speech and e_Settings with storekeep's columns and indexes (docs/format.md),
+- creates e_SpeechType, e_Speech and e_Settings with storekeep's columns and indexes (docs/format.md:
+  no `_entity` index, as each holds one entity),
   and its history tables sk_transaction, sk_change and sk_insert_run, in WAL mode with SQLite's
   default synchronous setting, as storekeep does;
 - inserts speech types (built-in ones marked as seed data), then speeches, then the settings, with
@@ -52,17 +53,14 @@ CREATE INDEX sk_insert_run_tx ON sk_insert_run (tx);
 CREATE TABLE e_Settings (_rowid INTEGER PRIMARY KEY, _gid TEXT NOT NULL UNIQUE, _entity TEXT NOT NULL,
     _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER, _insert_run INTEGER,
     a_lastExport REAL, a_theme TEXT, a_vibrate INTEGER);
-CREATE INDEX e_Settings__entity ON e_Settings (_entity);
 CREATE TABLE e_Speech (_rowid INTEGER PRIMARY KEY, _gid TEXT NOT NULL UNIQUE, _entity TEXT NOT NULL,
     _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER, _insert_run INTEGER,
     a_date REAL, a_duration REAL, a_notes TEXT, a_recording BLOB, a_rating INTEGER, a_speakerName TEXT,
     a_title TEXT, r_type TEXT);
-CREATE INDEX e_Speech__entity ON e_Speech (_entity);
 CREATE INDEX e_Speech_r_type ON e_Speech (r_type);
 CREATE TABLE e_SpeechType (_rowid INTEGER PRIMARY KEY, _gid TEXT NOT NULL UNIQUE, _entity TEXT NOT NULL,
     _created REAL NOT NULL, _updated REAL, _seed_set TEXT, _seed_version INTEGER, _insert_run INTEGER,
     a_greenSeconds REAL, a_name TEXT, a_redSeconds REAL, a_yellowSeconds REAL);
-CREATE INDEX e_SpeechType__entity ON e_SpeechType (_entity);
 """
 
 

@@ -124,6 +124,9 @@ final class ImportWriter {
         ledger = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID)
     }
 
+    /// The batch's runs, once ``beginHistory(author:)`` has started them.
+    var runs: InsertRunLedger? { ledger }
+
     /// Writes the runs of the batch's history transaction.
     func finishHistory() throws {
         try ledger?.finish(db: db)

@@ -40,6 +40,22 @@ final class InsertRunLedger {
         return runs.count - 1
     }
 
+    /// Sets `count` run ids aside and returns the first: a SQL copy computes each record's run as
+    /// this base plus a number below `count` (``adoptRun(id:entity:properties:)`` then opens the
+    /// runs that received records).
+    func reserveRunIDs(_ count: Int64) -> Int64 {
+        let base = nextID
+        nextID += count
+        return base
+    }
+
+    /// The position of the run with id `id`, opened with `entity` and `properties` when new.
+    func adoptRun(id: Int64, entity: String, properties: String) -> Int {
+        if let index = runs.lastIndex(where: { $0.id == id }) { return index }
+        runs.append(Run(id: id, entity: entity, properties: properties))
+        return runs.count - 1
+    }
+
     /// The id of the run at `position` (from ``run(entity:properties:)``).
     func id(ofRun position: Int) -> Int64 { runs[position].id }
 

@@ -109,37 +109,41 @@ public final class RecordLineBuffer {
         append(utf8: utf8)
     }
 
-    /// Appends a signed decimal number, as `String(number)` writes it.
+    /// Appends a signed decimal number, as `String(number)` writes it: digits written from the
+    /// end into room reserved once.
     func append(decimal number: Int64) {
-        if number < 0 {
-            append(byte: UInt8(ascii: "-"))
-        }
         var magnitude = number.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { digits in
-            repeat {
-                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { append(byte: digits[index]) }
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
         }
+        let length = digits + (number < 0 ? 1 : 0)
+        reserve(length)
+        if number < 0 { storage[count] = UInt8(ascii: "-") }
+        var position = count + length - 1
+        repeat {
+            storage[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            position -= 1
+        } while magnitude > 0
+        count += length
     }
 
     /// Appends lowercase hex without leading zeros, as `String(value, radix: 16)` writes it.
     func append(hex value: UInt64) {
-        let digits: StaticString = "0123456789abcdef"
-        var shift = 60
-        while shift > 0, (value >> UInt64(shift)) & 0xF == 0 { shift -= 4 }
-        digits.withUTF8Buffer { digits in
-            while shift >= 0 {
-                append(byte: digits[Int((value >> UInt64(shift)) & 0xF)])
-                shift -= 4
-            }
+        let digits = value == 0 ? 1 : (64 - value.leadingZeroBitCount + 3) / 4
+        reserve(digits)
+        var rest = value
+        var position = count + digits - 1
+        while position >= count {
+            let nibble = UInt8(truncatingIfNeeded: rest & 0xF)
+            storage[position] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+            rest >>= 4
+            position -= 1
         }
+        count += digits
     }
 
     /// The SHA-256 of the line, into `digest` (32 bytes).

@@ -14,8 +14,8 @@ final class RecordLineEncoder: Sendable {
     let attributeFacts: [EntityPlanColumn]
     let toOne: [(name: String, column: String)]
     /// ` <name>=` of each of ``attributes`` and ` <name>->` of each of ``toOne``, as UTF-8, made once.
-    private let attributeLabels: [[UInt8]]
-    private let toOneLabels: [[UInt8]]
+    let attributeLabels: [[UInt8]]
+    let toOneLabels: [[UInt8]]
     /// Selects the columns the line needs, for rows of exactly one entity (bound to `?`), in storage
     /// order: the lines are summed (``RecordDigestSum``), so any order gives the same result, and
     /// storage order reads the table front to back instead of jumping through it by global ID.
@@ -39,7 +39,12 @@ final class RecordLineEncoder: Sendable {
     /// Writes the line of the current row of `statement` (prepared from ``selectSQL``) into `line`;
     /// returns how many to-one links the row holds.
     func write(row statement: RawStatement, into line: inout RecordLineBuffer) -> Int {
-        let handle = statement.handle
+        write(rowOf: statement.handle, into: &line)
+    }
+
+    /// Writes the line of the current row of `handle`, whose first columns are those of
+    /// ``selectSQL`` (any columns after them are not read); returns how many to-one links it holds.
+    func write(rowOf handle: OpaquePointer, into line: inout RecordLineBuffer) -> Int {
         line.clear()
         line.append(literal: "R ")
         Self.appendField(column: 0, of: handle, into: &line)
@@ -145,7 +150,7 @@ final class RecordLineEncoder: Sendable {
 
     /// The bits the line gives a date stored as `seconds` since 1970: those of the date read back
     /// (``ValueCoder`` makes a `Date` of it), so that both sides of a migration agree to the bit.
-    private static func dateBits(_ seconds: Double) -> UInt64 {
+    static func dateBits(_ seconds: Double) -> UInt64 {
         Date(timeIntervalSince1970: seconds).timeIntervalSince1970.bitPattern
     }
 

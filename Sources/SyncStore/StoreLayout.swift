@@ -15,6 +15,9 @@ struct StoreLayout: Sendable {
     private(set) var tableColumns: [String: [(name: String, type: String)]] = [:]
     /// The join tables and their order columns.
     private(set) var joinTables: [String] = []
+    /// The entity tables that hold records of more than one concrete entity: only they get an
+    /// index on `_entity` (in a table of one concrete entity every row has the same `_entity`).
+    private(set) var sharedTables: Set<String> = []
 
     /// Derives the layout of `model`.
     init(model: ManagedModel) {
@@ -31,6 +34,7 @@ struct StoreLayout: Sendable {
                 tableColumns[table, default: []].append((column, type))
                 return column
             }
+            if family.filter({ !$0.isAbstract }).count > 1 { sharedTables.insert(table) }
             for entity in family {
                 tableOfEntity[entity.name] = table
                 for attribute in entity.attributes where !attribute.isTransient {

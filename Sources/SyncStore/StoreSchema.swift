@@ -71,7 +71,9 @@ enum StoreSchema {
         try createGlobalIDIndexes(in: db, layout: layout)
         for table in Set(layout.tableOfEntity.values).sorted() {
             let quoted = table.quotedDatabaseIdentifier
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedDatabaseIdentifier) ON \(quoted) (_entity)")
+            if layout.sharedTables.contains(table) {
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedDatabaseIdentifier) ON \(quoted) (_entity)")
+            }
             for column in layout.tableColumns[table] ?? [] where column.name.hasPrefix("r_") {
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_\(column.name)".quotedDatabaseIdentifier) ON \(quoted) (\(column.name.quotedDatabaseIdentifier))")
             }

@@ -45,7 +45,7 @@ extension SyncStore {
         guard !isReadOnly else { return false }
         do {
             return try database.writeWithoutTransaction { db in
-                guard try String.fetchOne(db, sql: "PRAGMA journal_mode = TRUNCATE")?.lowercased() == "truncate" else { return false }
+                guard try String.fetchOne(db, sql: "PRAGMA main.journal_mode = TRUNCATE")?.lowercased() == "truncate" else { return false }
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 // A commit now waits for readers to finish (a nightly check of the folder, say): wait up to a minute.
                 _ = try Int.fetchOne(db, sql: "PRAGMA busy_timeout = \(Self.appendingBusyMilliseconds)")
@@ -69,7 +69,7 @@ extension SyncStore {
         guard !isReadOnly else { return }
         let mode: String?
         do {
-            mode = try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+            mode = try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA main.journal_mode = WAL") }
         } catch {
             throw StoreError.wrapping(error, path: path, action: "return the store to WAL mode")
         }
@@ -83,7 +83,7 @@ extension SyncStore {
 
     /// The store's journal mode as SQLite reports it (`wal`, `truncate`, …), for tests.
     func journalMode() throws -> String {
-        try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+        try database.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA main.journal_mode") ?? "" }
     }
 
     /// Restores the ordinary settings (`synchronous = FULL`, a checkpoint every 1,000 pages).

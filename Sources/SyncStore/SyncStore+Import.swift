@@ -62,24 +62,30 @@ extension SyncStore {
                 try writer.finishHistory()
                 // The rows about to commit refer to these files: make them durable first.
                 if writer.wroteBlobs { blobs.flushFileSystem() }
-                for rejection in rejections {
-                    try db.execute(sql: "INSERT INTO sk_rejected (migration, stream, position, entity, reason) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: [migration, rejection.stream, rejection.position, rejection.entity, rejection.reason])
-                }
-                try db.execute(sql: """
-                    INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected, digest) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (migration, stream) DO UPDATE SET position = excluded.position, rows = excluded.rows,
-                        rejected = excluded.rejected, digest = excluded.digest
-                    """, arguments: [migration, checkpoint.stream, checkpoint.position, checkpoint.rows, checkpoint.rejected,
-                                     checkpoint.digest.description])
-                try db.execute(sql: """
-                    UPDATE sk_migration SET rows = (SELECT COALESCE(SUM(rows), 0) FROM sk_checkpoint WHERE migration = ?),
-                        rejected = (SELECT COALESCE(SUM(rejected), 0) FROM sk_checkpoint WHERE migration = ?) WHERE id = ?
-                    """, arguments: [migration, migration, migration])
+                try recordBatch(rejections: rejections, migration: migration, checkpoint: checkpoint, in: db)
             }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error, path: path, action: "write a batch")
         }
+    }
+
+    /// Writes what a batch ends with, in its transaction: its rejected records, the stream's
+    /// checkpoint, and the run's totals.
+    func recordBatch(rejections: [MigrationRejection], migration: Int64, checkpoint: MigrationCheckpoint, in db: Database) throws {
+        for rejection in rejections {
+            try db.execute(sql: "INSERT INTO sk_rejected (migration, stream, position, entity, reason) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [migration, rejection.stream, rejection.position, rejection.entity, rejection.reason])
+        }
+        try db.execute(sql: """
+            INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected, digest) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (migration, stream) DO UPDATE SET position = excluded.position, rows = excluded.rows,
+                rejected = excluded.rejected, digest = excluded.digest
+            """, arguments: [migration, checkpoint.stream, checkpoint.position, checkpoint.rows, checkpoint.rejected,
+                             checkpoint.digest.description])
+        try db.execute(sql: """
+            UPDATE sk_migration SET rows = (SELECT COALESCE(SUM(rows), 0) FROM sk_checkpoint WHERE migration = ?),
+                rejected = (SELECT COALESCE(SUM(rejected), 0) FROM sk_checkpoint WHERE migration = ?) WHERE id = ?
+            """, arguments: [migration, migration, migration])
     }
 
     /// Starts a migration run, or returns the unfinished run with the same `key` so that it can resume.

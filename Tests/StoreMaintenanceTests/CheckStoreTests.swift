@@ -82,7 +82,7 @@ struct CheckStoreTests {
         let queue = try DatabaseQueue(path: shop.path)
         let (pageSize, root) = try queue.read { db in
             (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096,
-             try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'e_Tag__entity'") ?? 0)
+             try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'e_Tag__gid'") ?? 0)
         }
         try queue.close()
         #expect(root > 1)

@@ -18,7 +18,7 @@ final class ArraySource: MigrationSource {
             for item in items {
                 let itemPosition: Int64
                 switch item {
-                case .record(let position, _), .rejected(let position, _): itemPosition = position
+                case .record(let position, _), .rejected(let position, _), .copied(let position, _, _): itemPosition = position
                 }
                 guard itemPosition > position else { continue }
                 if let failAfter, handled == failAfter { throw Interrupted() }

@@ -87,12 +87,12 @@ import Testing
 
     @Test func lineBufferNumbersAreWrittenAsSwiftWritesThem() {
         var line = RecordLineBuffer()
-        for number: Int64 in [0, 7, -1, 10, 1_234_567_890, .max, .min] {
+        for number: Int64 in [0, 7, 9, -1, -9, 10, -10, 99, 100, 999_999, 1_000_000, 1_234_567_890, .max, .max - 1, .min, .min + 1] {
             line.clear()
             line.append(decimal: number)
             #expect(String(decoding: line.bytes, as: UTF8.self) == String(number))
         }
-        for bits: UInt64 in [0, 1, 0xf, 0x10, 0x3ff0_0000_0000_0000, .max, (-2.5).bitPattern] {
+        for bits: UInt64 in [0, 1, 0xf, 0x10, 0xff, 0x100, 0x3ff0_0000_0000_0000, 0x0fff_ffff_ffff_ffff, .max, (-2.5).bitPattern] {
             line.clear()
             line.append(hex: bits)
             #expect(String(decoding: line.bytes, as: UTF8.self) == String(bits, radix: 16))

@@ -52,7 +52,7 @@ enum SpeechTimerData {
     }
 
     @discardableResult
-    private static func python(_ arguments: [String]) throws -> String {
+    static func python(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments

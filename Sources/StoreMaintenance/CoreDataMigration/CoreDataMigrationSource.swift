@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 import LegacyFormats
 import ObjectModel
 import SyncStore
@@ -21,8 +22,12 @@ public final class CoreDataMigrationSource: MigrationSource {
     ///   - path: the `.sqlite` file (its `-wal` is read with it).
     ///   - model: a model file to read the store with, instead of its own.
     ///   - modelVersion: the version of `model` to use (default: its current version).
-    public init(path: String, model: String? = nil, modelVersion: String? = nil) throws {
-        let given = try model.map { try ModelLoader.load(path: $0, version: modelVersion) }
+    public convenience init(path: String, model: String? = nil, modelVersion: String? = nil) throws {
+        try self.init(path: path, managedModel: try model.map { try ModelLoader.load(path: $0, version: modelVersion) })
+    }
+
+    /// Opens the store with a model already loaded (`nil`: the store's own, as above).
+    public init(path: String, managedModel given: ManagedModel?) throws {
         reader = try CoreDataStoreReader.open(at: URL(fileURLWithPath: path), model: given)
         location = path
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
@@ -40,6 +45,10 @@ public final class CoreDataMigrationSource: MigrationSource {
     /// Nothing to check beyond what opening did.
     public func validate() throws {}
 
+    /// The private copy of the store the reader reads: the target attaches it and copies rows
+    /// from it with SQL (`CoreDataCopyPlan`).
+    public var copySourcePath: String? { reader.snapshotPath }
+
     /// One stream per entity that can have records of its own, in model order.
     public var streams: [any MigrationStream] {
         let model = reader.model
@@ -56,6 +65,56 @@ struct CoreDataEntityStream: MigrationStream {
     var name: String { entity }
 
     func estimatedCount() throws -> Int? { reader.entityCounts[entity] ?? 0 }
+
+    /// Yields batches SQLite copies by itself (``CoreDataCopyPlan``) while the rows allow it, and
+    /// records one by one for a window of `batchSize` rows after a row that does not; records one by
+    /// one throughout when the entity cannot be copied or the store has no copy source attached.
+    func forEach(after position: Int64, store: SyncStore, batchSize: Int, batchBytes: Int, _ body: (MigrationItem) throws -> Bool) throws {
+        guard (reader.entityCounts[entity] ?? 0) > 0 else { return }
+        guard store.hasCopySource, let plan = CoreDataCopyPlan(entity: entity, reader: reader, store: store),
+              let digester = BulkCopyDigester(store: store, entity: entity) else {
+            return try forEach(after: position, store: store, body)
+        }
+        let limit = max(1, batchSize)
+        var after = max(position, 0)
+        while true {
+            var sum = RecordDigestSum()
+            var rows = 0
+            var bytes = 0
+            var last = after
+            var blocked = false
+            var read = 0
+            try reader.forEachRow(sql: plan.readSQL, arguments: [after, Int64(limit)]) { row in
+                read += 1
+                guard let size = plan.digest(row: row, into: digester, sum: &sum) else {
+                    blocked = true
+                    return false
+                }
+                rows += 1
+                bytes += size
+                last = sqlite3_column_int64(row, 0)
+                return bytes < batchBytes
+            }
+            if rows > 0 {
+                guard try body(.copied(position: last, plan.copy(after: after, through: last, rows: rows), digest: sum)) else { return }
+                after = last
+            }
+            if blocked {
+                // The next row needs converting (or rejecting) record by record: the next window goes that way.
+                var handled = 0
+                var keepGoing = true
+                try forEach(after: after, store: store) { item in
+                    if case .record(let key, _) = item { after = key }
+                    keepGoing = try body(item)
+                    handled += 1
+                    return keepGoing && handled < limit
+                }
+                guard keepGoing, handled == limit else { return }
+            } else if read < limit, bytes < batchBytes {
+                return
+            }
+        }
+    }
 
     func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws {
         // Only relationships kept in join tables are written from their owner's side; an ordered

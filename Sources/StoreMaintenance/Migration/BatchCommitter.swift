@@ -14,10 +14,12 @@ import SyncStore
 /// try committer.finish()   // waits for the last batch; rethrows the first failure
 /// ```
 final class BatchCommitter: @unchecked Sendable {
-    /// One batch: its records, its rejected records and the checkpoint it brings the stream to.
+    /// One batch: its records, its rejected records and the checkpoint it brings the stream to;
+    /// or, instead of records, a copy SQLite makes from the source.
     struct Batch: Sendable {
-        let records: [ImportRecord]
-        let rejections: [MigrationRejection]
+        var records: [ImportRecord] = []
+        var rejections: [MigrationRejection] = []
+        var copy: BulkCopy?
         let checkpoint: MigrationCheckpoint
     }
 
@@ -78,8 +80,12 @@ final class BatchCommitter: @unchecked Sendable {
             condition.unlock()
             var error: (any Error)?
             do {
-                try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
-                                      checkpoint: batch.checkpoint, checked: true)
+                if let copy = batch.copy {
+                    try store.importCopiedBatch(copy, author: author, migration: migration, checkpoint: batch.checkpoint)
+                } else {
+                    try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
+                                          checkpoint: batch.checkpoint, checked: true)
+                }
             } catch let caught {
                 error = caught
             }

@@ -18,6 +18,10 @@ public struct MigrationOptions: Sendable {
     public var contentName: String?
     /// The peer ID of a target created by the migration (default: a new UUID).
     public var peerID: String?
+    /// Whether SQLite may copy records from a source it can read itself (an Apple Core Data
+    /// store) in `INSERT … SELECT` batches; `false` writes every record one by one, as the
+    /// general path does (the same content, slower: for comparing the two).
+    public var copiesWithSQL = true
 
     /// Creates options; the defaults suit most sources.
     public init(batchSize: Int = 5_000, batchBytes: Int = 16 << 20, onError: OnError = .stop,

@@ -21,12 +21,18 @@ public protocol MigrationSource {
     var streams: [any MigrationStream] { get }
     /// Checks the source before anything is written (for example the values a mapping requires).
     func validate() throws
+    /// A SQLite file the store may attach to copy records from it with SQL (``MigrationItem/copied(position:_:digest:)``),
+    /// or `nil` when the source's streams yield records one by one.
+    var copySourcePath: String? { get }
     /// Called once every stream has been read: gives back memory kept for reading, so that the
     /// work after it (index builds, verification) has it.
     func finishReading()
 }
 
 extension MigrationSource {
+    /// Sources whose streams yield records one by one have no copy source.
+    public var copySourcePath: String? { nil }
+
     /// Sources that keep nothing worth giving back do nothing.
     public func finishReading() {}
 }

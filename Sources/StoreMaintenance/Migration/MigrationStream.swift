@@ -6,6 +6,9 @@ public enum MigrationItem: Sendable {
     case record(position: Int64, ImportRecord)
     /// A record that cannot be written (a value that cannot be converted, a reference to nothing).
     case rejected(position: Int64, reason: String)
+    /// A batch of records that SQLite copies from the source by itself (``SyncStore/importCopiedBatch(_:author:migration:checkpoint:)``),
+    /// up to and including `position`, with the sum of their line digests as the store will compute them.
+    case copied(position: Int64, BulkCopy, digest: RecordDigestSum)
 }
 
 /// One resumable run of records from a source, all for one entity (a property list array, a table).
@@ -22,4 +25,14 @@ public protocol MigrationStream {
     ///
     /// `store` is the target, for lookups of records written by earlier streams.
     func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws
+    /// ``forEach(after:store:_:)`` for a stream that may yield ``MigrationItem/copied(position:_:digest:)``
+    /// batches of at most `batchSize` records and about `batchBytes` bytes of values.
+    func forEach(after position: Int64, store: SyncStore, batchSize: Int, batchBytes: Int, _ body: (MigrationItem) throws -> Bool) throws
+}
+
+extension MigrationStream {
+    /// Streams that yield records one by one ignore the batch limits (the runner applies them).
+    public func forEach(after position: Int64, store: SyncStore, batchSize: Int, batchBytes: Int, _ body: (MigrationItem) throws -> Bool) throws {
+        try forEach(after: position, store: store, body)
+    }
 }

@@ -98,6 +98,9 @@ public struct Migrator {
             key: key, version: model.versionName,
             description: "\(source.kindDescription) → \(model.name) \(model.versionName)",
             source: source.location, checksum: source.checksum, files: source.appliedFiles)
+        // A source SQLite can copy from is attached read-only; when that fails, its records go one by one.
+        if options.copiesWithSQL, let copySource = source.copySourcePath { try? store.attachCopySource(at: copySource) }
+        defer { store.detachCopySource() }
         let checkpoints = try store.checkpoints(migration: run.id)
         let estimates = try source.streams.map { try $0.estimatedCount() }
         let grandTotal = estimates.contains(where: { $0 == nil }) ? nil : estimates.compactMap { $0 }.reduce(0, +)
@@ -118,6 +121,7 @@ public struct Migrator {
             } catch {
                 // What was handed over still commits (each batch with its checkpoint) before the error goes up.
                 try? committer.finish()
+                store.detachCopySource()
                 try? store.endAppending()
                 throw error
             }
@@ -125,6 +129,7 @@ public struct Migrator {
             doneThisRun += runner.handledThisRun
             seconds[stream.name] = Date().timeIntervalSince(started)
             if let stopped {
+                store.detachCopySource()
                 try store.endAppending()
                 try RejectionReport.write([stopped], for: target)
                 var result = try report(store: store, runID: run.id, outcome: .stoppedAtRejectedRecord, resumed: unfinished != nil,
@@ -134,6 +139,7 @@ public struct Migrator {
                 return result
             }
         }
+        store.detachCopySource()
         source.finishReading()
         // Back to WAL mode: the verification reads on its own connection while the indexes are built.
         try store.endAppending()

@@ -49,8 +49,19 @@ struct StreamRunner {
             progress(runner.checkpoint.rows + runner.checkpoint.rejected, runner.handledThisRun)
         }
         var runner = self
-        try stream.forEach(after: checkpoint.position, store: store) { item in
+        try stream.forEach(after: checkpoint.position, store: store, batchSize: options.batchSize, batchBytes: options.batchBytes) { item in
             switch item {
+            case .copied(let position, let copy, let digest):
+                // Records handed over before it are committed first: batches commit in source order.
+                try flush(&runner)
+                runner.checkpoint.position = position
+                runner.checkpoint.rows += copy.rows
+                runner.checkpoint.digest.add(digest)
+                runner.handledThisRun += copy.rows
+                try committer.submit(BatchCommitter.Batch(copy: copy, checkpoint: runner.checkpoint))
+                committed = runner.checkpoint
+                progress(runner.checkpoint.rows + runner.checkpoint.rejected, runner.handledThisRun)
+                return true
             case .record(let position, let record):
                 if let problem = store.problem(with: record) {
                     let rejection = MigrationRejection(stream: streamName, position: position, entity: entity, reason: problem)

@@ -1,0 +1,51 @@
+import ObjectModel
+
+/// What a SQL copy of records of one entity (``SyncStore/importCopiedBatch(_:author:migration:checkpoint:)``)
+/// must select, column by column, and in which form.
+///
+/// The columns, in this order:
+/// 1. the global ID (text), the seed set (text or NULL) and the seed version (integer or NULL);
+/// 2. one per attribute of ``attributes``, in that order (sorted by name);
+/// 3. one per to-one relationship of ``toOnes``, in that order (sorted by name): the target's
+///    global ID, or NULL when the relationship is empty;
+/// 4. one per to-one relationship of ``toOnes`` with ``ToOne/hasOrder``: this record's position in
+///    the inverse ordered to-many, or NULL.
+///
+/// Each value in the form the store keeps it (`docs/format.md`): integers and Booleans (0 or 1) as
+/// INTEGER, doubles and dates (seconds since 1970) as REAL, decimals, strings, URIs and UUIDs
+/// (uppercase) as TEXT, binary values inline as BLOB (a copy never writes blob files: values
+/// over ``SyncStore/externalStorageThreshold`` bytes of attributes that allow external storage
+/// must go through ``SyncStore/importBatch(_:rejections:author:migration:checkpoint:checked:)``).
+/// Every attribute counts as given (an empty one as given empty, so no default applies), as the
+/// records of a Core Data store are read.
+public struct BulkCopyLayout: Sendable {
+    /// One attribute.
+    public struct Attribute: Sendable {
+        /// Its name.
+        public var name: String
+        /// Its type.
+        public var type: AttributeType
+        /// Whether it may keep large values in blob files.
+        public var allowsExternalStorage: Bool
+    }
+
+    /// One to-one relationship kept in a column.
+    public struct ToOne: Sendable {
+        /// Its name.
+        public var name: String
+        /// Whether its inverse is an ordered to-many, so the copy also selects this record's position.
+        public var hasOrder: Bool
+    }
+
+    /// The exact entity.
+    public var entity: String
+    /// Its persistent attributes, sorted by name.
+    public var attributes: [Attribute]
+    /// Its to-one relationships kept in columns, sorted by name.
+    public var toOnes: [ToOne]
+    /// Its to-many relationships kept in join tables, which a copy does not write.
+    public var joinedToManyNames: [String]
+
+    /// How many columns the copy selects.
+    public var columnCount: Int { 3 + attributes.count + toOnes.count + toOnes.filter(\.hasOrder).count }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import ObjectModel
+
+extension SyncStore {
+    /// The schema name an attached copy source has on the store's connection.
+    static let copySourceSchema = "sk_source"
+
+    /// The most to-one relationships an entity may have for a SQL copy: a copied record's insert
+    /// run is the batch's first run id plus one bit per non-empty to-one.
+    public static let bulkCopyMaximumToOnes = 12
+
+    /// What a SQL copy of `entity`'s records must select (``BulkCopyLayout``), or `nil` when its
+    /// records cannot be copied: an unknown or abstract entity, or one with more than
+    /// ``bulkCopyMaximumToOnes`` to-one relationships.
+    public func bulkCopyLayout(of entity: String) -> BulkCopyLayout? {
+        guard let plan = plans[entity], !plan.isAbstract, plan.toOne.count <= Self.bulkCopyMaximumToOnes else { return nil }
+        let encoder = plan.lineEncoder
+        return BulkCopyLayout(
+            entity: entity,
+            attributes: encoder.attributeFacts.map { .init(name: $0.name, type: $0.type, allowsExternalStorage: $0.allowsExternalStorage) },
+            toOnes: plan.toOne.map { .init(name: $0.name, hasOrder: $0.order != nil) },
+            joinedToManyNames: plan.joinedToMany.sorted())
+    }
+
+    /// Attaches the SQLite file at `path`, read-only, as the source of ``importCopiedBatch(_:author:migration:checkpoint:)``,
+    /// until ``detachCopySource()``. Nothing is ever written to it.
+    ///
+    /// - Throws: ``StoreError`` `io` when SQLite cannot attach it, or cannot attach it read-only
+    ///   (an SQLite library without URI file names): the caller then writes records one by one.
+    public func attachCopySource(at path: String) throws {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: self.path, message: "the store was opened read-only") }
+        let uri = "file:" + Self.uriEscaped(path) + "?mode=ro"
+        do {
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS \(Self.copySourceSchema)", arguments: [uri])
+                guard sqlite3_db_readonly(db.sqliteConnection, Self.copySourceSchema) == 1 else {
+                    try db.execute(sql: "DETACH DATABASE \(Self.copySourceSchema)")
+                    throw StoreError(.io, path: path, message: "SQLite did not attach it read-only", hint: "the records are written one by one instead")
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.wrapping(error, path: path, action: "attach a copy source")
+        }
+    }
+
+    /// Detaches the copy source; does nothing when none is attached.
+    public func detachCopySource() {
+        _ = try? database.writeWithoutTransaction { db in
+            if try Self.copySourceIsAttached(db) { try db.execute(sql: "DETACH DATABASE \(Self.copySourceSchema)") }
+        }
+    }
+
+    /// Whether a copy source is attached (``attachCopySource(at:)``).
+    public var hasCopySource: Bool {
+        (try? database.inDatabase { db in try Self.copySourceIsAttached(db) }) ?? false
+    }
+
+    private static func copySourceIsAttached(_ db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pragma_database_list WHERE name = ?", arguments: [copySourceSchema]) == 1
+    }
+
+    /// Copies a batch of records from the attached source (``attachCopySource(at:)``) with one
+    /// `INSERT … SELECT`, then writes their history (one transaction, its inserts as insert runs,
+    /// one per set of non-empty to-one relationships) and the stream's checkpoint, all in one
+    /// SQLite transaction, as ``importBatch(_:rejections:author:migration:checkpoint:checked:)`` does.
+    ///
+    /// The caller answers for the values being in the store's form (``BulkCopyLayout``): SQLite
+    /// copies what the expressions give. A migration digests the same expressions over the source
+    /// (``BulkCopyDigester``) and verifies the store afterwards.
+    ///
+    /// - Throws: ``StoreError``: `invalidRequest` for an entity that cannot be copied, a global ID that
+    ///   already exists (when the store's indexes are built), or a number of rows other than `copy.rows`;
+    ///   `io` when SQLite fails.
+    public func importCopiedBatch(_ copy: BulkCopy, author: String, migration: Int64, checkpoint: MigrationCheckpoint) throws {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        guard let layout = bulkCopyLayout(of: copy.entity), let plan = plans[copy.entity], let table = self.layout.tableOfEntity[copy.entity],
+              copy.expressions.count == layout.columnCount else {
+            throw StoreError(.invalidRequest, path: path, message: "records of \(copy.entity) cannot be copied with these \(copy.expressions.count) columns")
+        }
+        do {
+            try database.write { db in
+                let writer = ImportWriter(db: db, store: self, now: Date())
+                try writer.beginHistory(author: author)
+                guard let runs = writer.runs else { return }
+                let before = try Int64.fetchOne(db, sql: "SELECT MAX(_rowid) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+                let base = runs.reserveRunIDs(1 << Int64(layout.toOnes.count))
+                let statement = try db.makeStatement(sql: insertSQL(copy, layout: layout, table: table, runBase: base, created: writer.now))
+                try statement.execute(arguments: StatementArguments(copy.arguments))
+                let copied = Int(sqlite3_changes(db.sqliteConnection))
+                guard copied == copy.rows else {
+                    throw StoreError(.invalidRequest, path: path, message: "the copy of \(copy.entity) from \(copy.sourceTable) gave \(copied) records, not \(copy.rows)",
+                                     hint: "the source changed while it was read; run the migration again")
+                }
+                // One statement numbers its rows on from the largest row id: without to-ones they are all one run.
+                let spans = layout.toOnes.isEmpty
+                    ? [Row(["run": base, "n": copied, "first": before + 1, "last": before + Int64(copied)])]
+                    : try Row.fetchAll(db, sql: """
+                        SELECT _insert_run AS run, COUNT(*) AS n, MIN(_rowid) AS first, MAX(_rowid) AS last FROM \(table.quotedDatabaseIdentifier)
+                        WHERE _rowid > ? GROUP BY _insert_run
+                        """, arguments: [before])
+                for row in spans where copied > 0 {
+                    let id: Int64 = row["run"]
+                    let properties = Self.copiedProperties(plan: plan, layout: layout, toOneBits: id - base)
+                    runs.add(records: row["n"], from: row["first"], through: row["last"], toRun: runs.adoptRun(id: id, entity: copy.entity, properties: properties))
+                }
+                try writer.finishHistory()
+                try recordBatch(rejections: [], migration: migration, checkpoint: checkpoint, in: db)
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw StoreError(.invalidRequest, path: path, message: "a record copied into \(copy.entity) has a global ID that already exists")
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, action: "copy a batch of \(copy.entity)")
+        }
+    }
+
+    /// `INSERT INTO <table> (<columns>) SELECT <expressions>, <entity>, <created>, <run> FROM <source> WHERE <filter>`.
+    private func insertSQL(_ copy: BulkCopy, layout: BulkCopyLayout, table: String, runBase: Int64, created: Date) -> String {
+        let attributeColumns = self.layout.attributeColumns[copy.entity] ?? [:]
+        let plan = plans[copy.entity]
+        var columns = ["_gid", "_seed_set", "_seed_version"]
+        columns += layout.attributes.map { attributeColumns[$0.name] ?? "" }
+        columns += plan?.toOne.map(\.column) ?? []
+        columns += plan?.toOne.compactMap(\.order) ?? []
+        columns += ["_entity", "_created", "_insert_run"]
+        let targets = copy.expressions[(3 + layout.attributes.count)...].prefix(layout.toOnes.count)
+        let run = ([String(runBase)] + targets.enumerated().map { "(\(1 << $0.offset) * ((\($0.element)) IS NOT NULL))" }).joined(separator: " + ")
+        let selected = copy.expressions.map { "(\($0))" } + ["'\(copy.entity.replacingOccurrences(of: "'", with: "''"))'", "\(created.timeIntervalSince1970)", run]
+        return """
+            INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))
+            SELECT \(selected.joined(separator: ", ")) FROM \(Self.copySourceSchema).\(copy.sourceTable.quotedDatabaseIdentifier) WHERE \(copy.filter)
+            """
+    }
+
+    /// The history properties of a copied record whose non-empty to-ones are the bits of
+    /// `toOneBits`: every attribute (all are given), the defaulted ones, and those to-ones.
+    private static func copiedProperties(plan: EntityPlan, layout: BulkCopyLayout, toOneBits: Int64) -> String {
+        var names = Set(layout.attributes.map(\.name)).union(plan.defaultedAttributes)
+        for (index, toOne) in layout.toOnes.enumerated() where toOneBits & (1 << Int64(index)) != 0 { names.insert(toOne.name) }
+        return HistoryPropertiesCache.json(names)
+    }
+
+    /// `path` with the characters a URI file name gives meaning to percent-encoded.
+    private static func uriEscaped(_ path: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "/-._~")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+}
