@@ -82,6 +82,18 @@ struct BlobStore: Sendable {
         _ = close(descriptor)
     }
 
+    /// Starts ``flushFileSystem()`` on another thread and returns at once; wait on the returned
+    /// semaphore before relying on the files being durable. The files must be written (closed)
+    /// before the call.
+    func flushFileSystemInBackground() -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in
+            flushFileSystem()
+            done.signal()
+        }
+        return done
+    }
+
     /// Reads the blob with digest `hex`.
     func read(digest hex: String) throws -> Data {
         try Data(contentsOf: fileURL(forDigest: hex))

@@ -27,6 +27,8 @@ final class EntityPlan: Sendable {
     /// `_gid`, `_entity`, `_created`, `_seed_set`, `_seed_version`, `_insert_run`, then each of
     /// ``columns``, then each of ``toOne`` with its order column when it has one.
     let insertSQL: String
+    /// Whether an attribute may keep its values in blob files.
+    let hasExternalStorage: Bool
     /// The canonical-line encoder of the content digest.
     let lineEncoder: RecordLineEncoder
     /// The names a history insert change can list, one bit each in ``propertyMask(of:)``: the
@@ -61,6 +63,7 @@ final class EntityPlan: Sendable {
             if let order = relationship.order { columns.append(order) }
         }
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        hasExternalStorage = attributes.contains { $0.allowsExternalBinaryDataStorage }
         lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table)
         attributeNames = typeByName.keys.sorted()
         attributeNamesAreASCII = self.columns.allSatisfy(\.nameIsASCII)

@@ -58,10 +58,13 @@ extension SyncStore {
             try database.write { db in
                 let writer = ImportWriter(db: db, store: self, now: now)
                 if !records.isEmpty { try writer.beginHistory(author: author) }
-                for record in records { try writer.write(record, checked: checked) }
+                // The rows about to commit refer to the batch's blob files, which must be durable
+                // first: they are written before the rows and synced while the rows are inserted.
+                try writer.writeBlobFiles(of: records)
+                let blobsDurable = writer.wroteBlobs ? blobs.flushFileSystemInBackground() : nil
+                for (position, record) in records.enumerated() { try writer.write(record, checked: checked, position: position) }
                 try writer.finishHistory()
-                // The rows about to commit refer to these files: make them durable first.
-                if writer.wroteBlobs { blobs.flushFileSystem() }
+                blobsDurable?.wait()
                 try recordBatch(rejections: rejections, migration: migration, checkpoint: checkpoint, in: db)
             }
         } catch let error as DatabaseError {

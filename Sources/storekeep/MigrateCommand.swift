@@ -37,9 +37,10 @@ struct MigrateCommand: StorekeepCommand {
     @Option(help: "The mapping file (required for a property list).", completion: .file())
     var mapping: String?
 
-    /// Records per batch.
-    @Option(help: "Records per batch: one transaction and one checkpoint each.")
-    var batchSize: Int = 5_000
+    /// Records per batch (default: 5,000 records converted one by one, 50,000 rows SQLite copies).
+    @Option(help: ArgumentHelp("Records per batch: one transaction and one checkpoint each (default: 5000; 50000 for rows SQLite copies itself).",
+                               valueName: "n"))
+    var batchSize: Int?
 
     /// Print the plan and write nothing.
     @Flag(help: "Print the plan and write nothing.")
@@ -62,7 +63,7 @@ struct MigrateCommand: StorekeepCommand {
 
     /// Rejects option values that cannot work.
     func validate() throws {
-        guard batchSize >= 1 && batchSize <= 1_000_000 else { throw ValidationError("--batch-size must be between 1 and 1000000.") }
+        guard (batchSize ?? 1) >= 1 && (batchSize ?? 1) <= 1_000_000 else { throw ValidationError("--batch-size must be between 1 and 1000000.") }
         guard MigrationOptions.OnError(rawValue: onError) != nil else { throw ValidationError("--on-error must be stop or skip.") }
     }
 
@@ -94,8 +95,12 @@ struct MigrateCommand: StorekeepCommand {
             throw MaintenanceError(path: source, problem: "is not a source storekeep can migrate: it looks like \(words)",
                                    hint: "give a property list (with --mapping) or an Apple Core Data store", failureKind: .badInput)
         }
-        let options = MigrationOptions(batchSize: batchSize, onError: MigrationOptions.OnError(rawValue: onError) ?? .stop,
+        var options = MigrationOptions(onError: MigrationOptions.OnError(rawValue: onError) ?? .stop,
                                        contentName: contentName ?? defaultContentName, peerID: peerID)
+        if let batchSize {
+            options.batchSize = batchSize
+            options.copyBatchSize = batchSize
+        }
         let migrator = Migrator(source: migrationSource, target: target, options: options)
         if dryRun {
             let plan = try migrator.plan()

@@ -105,6 +105,7 @@ struct CoreDataCopyTests {
     /// ids of insert runs, how records were grouped into transactions).
     private func outcome(of source: String, model: ManagedModel? = Self.model, target: String, copying: Bool) throws -> [String] {
         var options = MigrationOptions(batchSize: 50, onError: .skip)
+        options.copyBatchSize = 120
         options.copiesWithSQL = copying
         let report = try Migrator(source: try CoreDataMigrationSource(path: source, managedModel: model), target: target, options: options).run()
         #expect(report.outcome == .completed)

@@ -94,6 +94,26 @@ import Testing
         #expect(dumps[0] == dumps[1])
     }
 
+    /// Blob files are written before a batch's rows (and synced while the rows are inserted):
+    /// each record still refers to its own value's file, whatever its position in the batch.
+    @Test func largeValuesWrittenAheadBelongToTheirOwnRecords() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("b.store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
+        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let values = (0..<7).map { index in index.isMultiple(of: 3) ? Data(repeating: UInt8(index), count: 5_000 + index) : Data([UInt8(index)]) }
+        let records = values.enumerated().map { index, data in
+            ImportRecord(entity: "Attachment", globalID: GlobalID("a\(index)"), values: ["data": .binary(data), "inlineData": .binary(values[0])])
+        } + [ImportRecord(entity: "Attachment", globalID: GlobalID("same"), values: ["data": .binary(values[3])])]
+        try store.importBatch(records, author: "m", migration: run.id,
+                              checkpoint: MigrationCheckpoint(stream: "s", position: 7, rows: records.count, rejected: 0), checked: true)
+        for record in records {
+            let stored = try #require(try store.record(record.globalID))
+            #expect(stored.values["data"] == record.values["data"], "\(record.globalID)")
+        }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: store.blobDirectory.path).filter { $0.count > 3 }
+        #expect(files.count == 3, "one file per distinct large value: \(files)")
+    }
+
     @Test func aCheckedBatchStillRefusesAValueOfTheWrongKind() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")

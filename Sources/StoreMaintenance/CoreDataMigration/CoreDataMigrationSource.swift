@@ -67,15 +67,18 @@ struct CoreDataEntityStream: MigrationStream {
     func estimatedCount() throws -> Int? { reader.entityCounts[entity] ?? 0 }
 
     /// Yields batches SQLite copies by itself (``CoreDataCopyPlan``) while the rows allow it, and
-    /// records one by one for a window of `batchSize` rows after a row that does not; records one by
-    /// one throughout when the entity cannot be copied or the store has no copy source attached.
-    func forEach(after position: Int64, store: SyncStore, batchSize: Int, batchBytes: Int, _ body: (MigrationItem) throws -> Bool) throws {
+    /// records one by one for a window of ``MigrationOptions/batchSize`` rows after a row that does
+    /// not; records one by one throughout when the entity cannot be copied or the store has no
+    /// copy source attached.
+    func forEach(after position: Int64, store: SyncStore, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws {
         guard (reader.entityCounts[entity] ?? 0) > 0 else { return }
         guard store.hasCopySource, let plan = CoreDataCopyPlan(entity: entity, reader: reader, store: store),
               let digester = BulkCopyDigester(store: store, entity: entity) else {
             return try forEach(after: position, store: store, body)
         }
-        let limit = max(1, batchSize)
+        let limit = max(1, options.copyBatchSize)
+        let window = max(1, options.batchSize)
+        let batchBytes = options.batchBytes
         var after = max(position, 0)
         while true {
             var sum = RecordDigestSum()
@@ -107,9 +110,9 @@ struct CoreDataEntityStream: MigrationStream {
                     if case .record(let key, _) = item { after = key }
                     keepGoing = try body(item)
                     handled += 1
-                    return keepGoing && handled < limit
+                    return keepGoing && handled < window
                 }
-                guard keepGoing, handled == limit else { return }
+                guard keepGoing, handled == window else { return }
             } else if read < limit, bytes < batchBytes {
                 return
             }

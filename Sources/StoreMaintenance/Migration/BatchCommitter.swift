@@ -4,8 +4,9 @@ import SyncStore
 /// Commits a migration's batches on a thread of its own, so that reading and converting the next
 /// batch overlaps with SQLite writing this one (the machine has at least two cores to give).
 ///
-/// At most one batch is being written while the caller fills the next: ``submit(_:)`` waits for the
-/// previous batch to be committed, which bounds memory to two batches. Batches commit in the order
+/// At most one batch of records is being written while the caller fills the next: ``submit(_:)``
+/// waits for the previous batch to be committed, which bounds memory to two batches. Copies
+/// (batches SQLite copies from the source, which hold no records) may queue up to ``queuedCopies``. Batches commit in the order
 /// submitted, each with its checkpoint, so a killed run resumes exactly as a single-threaded one would.
 ///
 /// ```swift
@@ -28,7 +29,8 @@ final class BatchCommitter: @unchecked Sendable {
     private let migration: Int64
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
-    private var pending: Batch?
+    /// Batches handed over and not yet committed, oldest first (the first one is being written).
+    private var pending: [Batch] = []
     private var failure: (any Error)?
     private var closing = false
     private var running = true
@@ -43,15 +45,21 @@ final class BatchCommitter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Hands a batch over; waits while the previous one is still being written.
+    /// How many copy batches may wait for the committing thread: a copy holds no records, so a
+    /// few queued keep the reading thread going when one commit takes longer than one read.
+    static let queuedCopies = 4
+
+    /// Hands a batch over; waits while the previous one is still being written (for a batch of
+    /// records, which holds them in memory), or while ``queuedCopies`` copies wait (for a copy).
     ///
     /// - Throws: the error that made an earlier batch fail (nothing more is written after it).
     func submit(_ batch: Batch) throws {
         condition.lock()
         defer { condition.unlock() }
-        while pending != nil, failure == nil { condition.wait() }
+        let room = batch.copy == nil || pending.contains(where: { $0.copy == nil }) ? 1 : Self.queuedCopies
+        while pending.count >= room, failure == nil { condition.wait() }
         if let failure { throw failure }
-        pending = batch
+        pending.append(batch)
         condition.broadcast()
     }
 
@@ -70,8 +78,8 @@ final class BatchCommitter: @unchecked Sendable {
     private func commitLoop() {
         while true {
             condition.lock()
-            while pending == nil, !closing { condition.wait() }
-            guard let batch = pending, failure == nil else {
+            while pending.isEmpty, !closing { condition.wait() }
+            guard let batch = pending.first, failure == nil else {
                 running = false
                 condition.broadcast()
                 condition.unlock()
@@ -91,7 +99,7 @@ final class BatchCommitter: @unchecked Sendable {
             }
             condition.lock()
             if let error { failure = error }
-            pending = nil
+            pending.removeFirst()
             condition.broadcast()
             condition.unlock()
         }

@@ -26,13 +26,15 @@ public protocol MigrationStream {
     /// `store` is the target, for lookups of records written by earlier streams.
     func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws
     /// ``forEach(after:store:_:)`` for a stream that may yield ``MigrationItem/copied(position:_:digest:)``
-    /// batches of at most `batchSize` records and about `batchBytes` bytes of values.
-    func forEach(after position: Int64, store: SyncStore, batchSize: Int, batchBytes: Int, _ body: (MigrationItem) throws -> Bool) throws
+    /// batches, of at most ``MigrationOptions/copyBatchSize`` records and about
+    /// ``MigrationOptions/batchBytes`` bytes of values each; records it yields one by one are
+    /// batched by the runner with ``MigrationOptions/batchSize`` as before.
+    func forEach(after position: Int64, store: SyncStore, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws
 }
 
 extension MigrationStream {
     /// Streams that yield records one by one ignore the batch limits (the runner applies them).
-    public func forEach(after position: Int64, store: SyncStore, batchSize: Int, batchBytes: Int, _ body: (MigrationItem) throws -> Bool) throws {
+    public func forEach(after position: Int64, store: SyncStore, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws {
         try forEach(after: position, store: store, body)
     }
 }

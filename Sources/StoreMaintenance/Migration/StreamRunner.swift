@@ -49,7 +49,7 @@ struct StreamRunner {
             progress(runner.checkpoint.rows + runner.checkpoint.rejected, runner.handledThisRun)
         }
         var runner = self
-        try stream.forEach(after: checkpoint.position, store: store, batchSize: options.batchSize, batchBytes: options.batchBytes) { item in
+        try stream.forEach(after: checkpoint.position, store: store, options: options) { item in
             switch item {
             case .copied(let position, let copy, let digest):
                 // Records handed over before it are committed first: batches commit in source order.
