@@ -111,6 +111,8 @@ public struct StoreChecker: Sendable {
         let queue = try DatabaseQueue(path: location, configuration: configuration)
         defer { try? queue.close() }
         let matcher = PatternMatcher()
+        var integrity: BackgroundWork<[String]>?
+        defer { _ = try? integrity?.wait() }
         return try queue.inDatabase { db in
             db.add(function: matcher.function)
             // One read transaction for every detector: one consistent state beside any writer. It is
@@ -119,7 +121,15 @@ public struct StoreChecker: Sendable {
             defer { try? db.execute(sql: "ROLLBACK") }
             let context = CheckContext(db: db, path: path, options: options, started: started)
             try MetadataDetector.requireStore(context)
-            try run(IntegrityDetector.check, "the integrity check", context)
+            // SQLite's own check reads every page on one core: it runs on a connection of its own,
+            // on another thread, while the detectors below read the records on this one.
+            let depth = options.depth
+            let settings = configuration
+            integrity = BackgroundWork(name: "storekeep.integrity") {
+                let own = try DatabaseQueue(path: location, configuration: settings)
+                defer { try? own.close() }
+                return try own.read { db in try IntegrityDetector.lines(in: db, depth: depth) }
+            }
             try run(MetadataDetector.check, "the metadata", context)
             try run(SchemaDetector.check, "sk_column", context)
             try run(RecordDetector.check, "the records", context)
@@ -131,6 +141,9 @@ public struct StoreChecker: Sendable {
             try run({ try BlobDetector.check($0, writerMayBeActive: !immutable) }, "the external binary values", context)
             try run({ try MigrationDetector.check($0, lock: lock) }, "the migration history", context)
             LockDetector.check(context, status: lock)
+            let lines = integrity.map { work in Result { try work.wait() } }
+            integrity = nil
+            if let lines { try run({ IntegrityDetector.report(try lines.get(), depth: depth, to: $0) }, "the integrity check", context) }
             return context
         }
     }
