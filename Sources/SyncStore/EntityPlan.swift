@@ -34,6 +34,10 @@ final class EntityPlan: Sendable {
     /// The names a history insert change can list, one bit each in ``propertyMask(of:)``: the
     /// attributes, then the to-one relationships, then the to-many relationships in join tables.
     let propertyNames: [String]
+    /// The bit of each of ``columns`` and of each of ``toOne`` in ``propertyMask(of:)``, so that a
+    /// writer walking them builds the mask as it goes (all 0 beyond 64 properties).
+    let columnBits: [UInt64]
+    let toOneBits: [UInt64]
     private let attributeNames: [String]
     /// Whether every attribute name is ASCII (``NameSearch``).
     private let attributeNamesAreASCII: Bool
@@ -69,6 +73,14 @@ final class EntityPlan: Sendable {
         attributeNamesAreASCII = self.columns.allSatisfy(\.nameIsASCII)
         joinedToManyNames = joinedToMany.sorted()
         propertyNames = attributeNames + toOne.map(\.name) + joinedToManyNames
+        let names = propertyNames
+        let firstToOneBit = attributeNames.count
+        let fits = names.count <= 64
+        columnBits = self.columns.map { column in
+            guard fits, let index = names.firstIndex(of: column.name) else { return 0 }
+            return 1 << UInt64(index)
+        }
+        toOneBits = (0..<toOne.count).map { fits ? 1 << UInt64(firstToOneBit + $0) : 0 }
     }
 
     /// The position in ``columns`` of the attribute `name`, searched from `start` round to it: a
@@ -82,17 +94,29 @@ final class EntityPlan: Sendable {
     /// a set of names per record. `nil` when the entity has more than 64 properties or the record
     /// sets a name that is not the entity's.
     func propertyMask(of record: ImportRecord) -> UInt64? {
+        propertyMask(of: record, attributesAndToOnes: nil)
+    }
+
+    /// ``propertyMask(of:)`` with the bits of the record's attributes and to-one relationships
+    /// already gathered (from ``columnBits`` and ``toOneBits``) by a caller that looked each up.
+    func propertyMask(of record: ImportRecord, attributesAndToOnes gathered: UInt64?) -> UInt64? {
         guard propertyNames.count <= 64 else { return nil }
         var mask: UInt64 = 0
         var bit: UInt64 = 1
-        for name in attributeNames {
-            if record.values.value(named: name, nameIsASCII: attributeNamesAreASCII) != nil { mask |= bit }
-            bit <<= 1
+        if let gathered {
+            mask = gathered
+            bit <<= UInt64(attributeNames.count + toOne.count)
+        } else {
+            for name in attributeNames {
+                if record.values.value(named: name, nameIsASCII: attributeNamesAreASCII) != nil { mask |= bit }
+                bit <<= 1
+            }
+            for relationship in toOne {
+                if record.toOne[relationship.name] != nil { mask |= bit }
+                bit <<= 1
+            }
         }
-        for relationship in toOne {
-            if record.toOne[relationship.name] != nil { mask |= bit }
-            bit <<= 1
-        }
+        if record.toMany.isEmpty { return mask.nonzeroBitCount == record.values.count + record.toOne.count ? mask : nil }
         for name in joinedToManyNames {
             if record.toMany[name] != nil { mask |= bit }
             bit <<= 1

@@ -53,7 +53,6 @@ final class ImportWriter {
         guard let ledger else {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): the batch has no history transaction")
         }
-        let run = self.run(of: record, plan: plan, in: ledger)
         let statement = try insertStatement(plan)
         statement.reset()
         statement.bind(1, record.globalID.rawValue)
@@ -66,25 +65,37 @@ final class ImportWriter {
             statement.bindNull(4)
             statement.bindNull(5)
         }
-        statement.bind(6, ledger.id(ofRun: run))
         var index: Int32 = 6
+        // The history's property bits are gathered while the values are looked up.
+        var mask: UInt64 = 0
         // By position: a `for` over the columns would retain and release each one per record.
         let columns = plan.columns
+        let columnBits = plan.columnBits
         for position in columns.indices {
             let column = columns[position]
             index += 1
-            let given = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII) ?? column.defaultValue ?? .null
+            let found = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII)
+            if found != nil { mask |= columnBits[position] }
+            let given = found ?? column.defaultValue ?? .null
             let prepared = recordPosition.flatMap { preparedBlobs[Self.blobKey(record: $0, column: position)] }
             try bind(given, column: column, entity: entity, at: index, in: statement, preparedReference: prepared)
         }
-        for relationship in plan.toOne {
+        let toOneBits = plan.toOneBits
+        for (position, relationship) in plan.toOne.enumerated() {
             index += 1
-            if let target = record.toOne[relationship.name] { statement.bind(index, target.rawValue) } else { statement.bindNull(index) }
+            if let target = record.toOne[relationship.name] {
+                statement.bind(index, target.rawValue)
+                mask |= toOneBits[position]
+            } else {
+                statement.bindNull(index)
+            }
             if relationship.order != nil {
                 index += 1
                 if let order = record.toOneOrder[relationship.name] { statement.bind(index, order) } else { statement.bindNull(index) }
             }
         }
+        let run = self.run(of: record, plan: plan, gathered: mask, in: ledger)
+        statement.bind(6, ledger.id(ofRun: run))
         let code = statement.execute()
         guard code == SQLITE_DONE else {
             if sqlite3_extended_errcode(db.sqliteConnection) == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ {
@@ -139,8 +150,8 @@ final class ImportWriter {
 
     /// The run `record` belongs to: its entity and the properties it sets (the attributes given,
     /// those the model gives a default, and its relationships), as the history lists them.
-    private func run(of record: ImportRecord, plan: EntityPlan, in ledger: InsertRunLedger) -> Int {
-        guard let mask = plan.propertyMask(of: record) else {
+    private func run(of record: ImportRecord, plan: EntityPlan, gathered: UInt64, in ledger: InsertRunLedger) -> Int {
+        guard let mask = plan.propertyMask(of: record, attributesAndToOnes: gathered) else {
             return ledger.run(entity: record.entity, properties: propertiesCache.properties(of: record, defaulted: plan.defaultedAttributes))
         }
         for known in runOfMask where known.plan === plan && known.mask == mask { return known.run }
