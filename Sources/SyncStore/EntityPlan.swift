@@ -31,10 +31,10 @@ final class EntityPlan: Sendable {
     let hasExternalStorage: Bool
     /// The canonical-line encoder of the content digest.
     let lineEncoder: RecordLineEncoder
-    /// The names a history insert change can list, one bit each in ``propertyMask(of:)``: the
+    /// The names a history insert change can list, one bit each in ``propertyMask(of:attributesAndToOnes:)``: the
     /// attributes, then the to-one relationships, then the to-many relationships in join tables.
     let propertyNames: [String]
-    /// The bit of each of ``columns`` and of each of ``toOne`` in ``propertyMask(of:)``, so that a
+    /// The bit of each of ``columns`` and of each of ``toOne`` in ``propertyMask(of:attributesAndToOnes:)``, so that a
     /// writer walking them builds the mask as it goes (all 0 beyond 64 properties).
     let columnBits: [UInt64]
     let toOneBits: [UInt64]
@@ -90,32 +90,15 @@ final class EntityPlan: Sendable {
         NameSearch.position(of: name, count: columns.count, from: start, namesAreASCII: attributeNamesAreASCII) { columns[$0].name }
     }
 
-    /// The properties `record` sets, as bits of ``propertyNames``: one lookup per name instead of
-    /// a set of names per record. `nil` when the entity has more than 64 properties or the record
-    /// sets a name that is not the entity's.
-    func propertyMask(of record: ImportRecord) -> UInt64? {
-        propertyMask(of: record, attributesAndToOnes: nil)
-    }
-
-    /// ``propertyMask(of:)`` with the bits of the record's attributes and to-one relationships
-    /// already gathered (from ``columnBits`` and ``toOneBits``) by a caller that looked each up.
-    func propertyMask(of record: ImportRecord, attributesAndToOnes gathered: UInt64?) -> UInt64? {
+    /// The properties `record` sets, as bits of ``propertyNames``, from the bits of its attributes
+    /// and to-one relationships that a writer gathered (``columnBits``, ``toOneBits``) as it looked
+    /// each value up, plus those of its to-many relationships: one lookup per name instead of a set
+    /// of names per record. `nil` when the entity has more than 64 properties or the record sets a
+    /// name that is not the entity's.
+    func propertyMask(of record: ImportRecord, attributesAndToOnes gathered: UInt64) -> UInt64? {
         guard propertyNames.count <= 64 else { return nil }
-        var mask: UInt64 = 0
-        var bit: UInt64 = 1
-        if let gathered {
-            mask = gathered
-            bit <<= UInt64(attributeNames.count + toOne.count)
-        } else {
-            for name in attributeNames {
-                if record.values.value(named: name, nameIsASCII: attributeNamesAreASCII) != nil { mask |= bit }
-                bit <<= 1
-            }
-            for relationship in toOne {
-                if record.toOne[relationship.name] != nil { mask |= bit }
-                bit <<= 1
-            }
-        }
+        var mask = gathered
+        var bit: UInt64 = 1 << UInt64(attributeNames.count + toOne.count)
         if record.toMany.isEmpty { return mask.nonzeroBitCount == record.values.count + record.toOne.count ? mask : nil }
         for name in joinedToManyNames {
             if record.toMany[name] != nil { mask |= bit }
@@ -126,7 +109,7 @@ final class EntityPlan: Sendable {
     }
 
     /// The history `properties` JSON of an insert setting the properties of `mask`
-    /// (``propertyMask(of:)``), with the attributes that have a default value.
+    /// (``propertyMask(of:attributesAndToOnes:)``), with the attributes that have a default value.
     func propertiesJSON(mask: UInt64) -> String {
         var names = Set(defaultedAttributes)
         for (index, name) in propertyNames.enumerated() where mask & (1 << UInt64(index)) != 0 { names.insert(name) }

@@ -20,7 +20,7 @@ final class ImportWriter {
     /// the name with the last one is far cheaper than hashing it for the store's table of plans.
     private var lastPlan: EntityPlan?
     /// The batch's history transaction and its runs, from ``beginHistory(author:)``.
-    private var ledger: InsertRunLedger?
+    private(set) var runs: InsertRunLedger?
     /// The run of each (entity, set of properties) seen, found by comparing the plan's identity
     /// and the property bits: a batch has a handful.
     private var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
@@ -50,7 +50,7 @@ final class ImportWriter {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): there is no entity named '\(entity)'")
         }
         // Values are bound straight into the entity's prepared statement through the C API.
-        guard let ledger else {
+        guard let ledger = runs else {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): the batch has no history transaction")
         }
         let statement = try insertStatement(plan)
@@ -137,15 +137,12 @@ final class ImportWriter {
         let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
         try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
                        arguments: [peer, last + 1, author, now.timeIntervalSince1970])
-        ledger = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID)
+        runs = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID)
     }
-
-    /// The batch's runs, once ``beginHistory(author:)`` has started them.
-    var runs: InsertRunLedger? { ledger }
 
     /// Writes the runs of the batch's history transaction.
     func finishHistory() throws {
-        try ledger?.finish(db: db)
+        try runs?.finish(db: db)
     }
 
     /// The run `record` belongs to: its entity and the properties it sets (the attributes given,

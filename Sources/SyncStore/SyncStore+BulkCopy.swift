@@ -31,7 +31,7 @@ extension SyncStore {
     ///   (an SQLite library without URI file names): the caller then writes records one by one.
     public func attachCopySource(at path: String) throws {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: self.path, message: "the store was opened read-only") }
-        let uri = "file:" + Self.uriEscaped(path) + "?mode=ro"
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?mode=ro"
         do {
             try database.writeWithoutTransaction { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS \(Self.copySourceSchema)", arguments: [uri])
@@ -88,7 +88,7 @@ extension SyncStore {
                 guard let runs = writer.runs else { return }
                 let before = try Int64.fetchOne(db, sql: "SELECT MAX(_rowid) FROM \(table.quotedDatabaseIdentifier)") ?? 0
                 let base = runs.reserveRunIDs(1 << Int64(layout.toOnes.count))
-                let statement = try db.makeStatement(sql: insertSQL(copy, layout: layout, table: table, runBase: base, created: writer.now))
+                let statement = try db.makeStatement(sql: insertSQL(copy, layout: layout, plan: plan, table: table, runBase: base, created: writer.now))
                 try statement.execute(arguments: StatementArguments(copy.arguments))
                 let copied = Int(sqlite3_changes(db.sqliteConnection))
                 guard copied == copy.rows else {
@@ -118,13 +118,12 @@ extension SyncStore {
     }
 
     /// `INSERT INTO <table> (<columns>) SELECT <expressions>, <entity>, <created>, <run> FROM <source> WHERE <filter>`.
-    private func insertSQL(_ copy: BulkCopy, layout: BulkCopyLayout, table: String, runBase: Int64, created: Date) -> String {
+    private func insertSQL(_ copy: BulkCopy, layout: BulkCopyLayout, plan: EntityPlan, table: String, runBase: Int64, created: Date) -> String {
         let attributeColumns = self.layout.attributeColumns[copy.entity] ?? [:]
-        let plan = plans[copy.entity]
         var columns = ["_gid", "_seed_set", "_seed_version"]
         columns += layout.attributes.map { attributeColumns[$0.name] ?? "" }
-        columns += plan?.toOne.map(\.column) ?? []
-        columns += plan?.toOne.compactMap(\.order) ?? []
+        columns += plan.toOne.map(\.column)
+        columns += plan.toOne.compactMap(\.order)
         columns += ["_entity", "_created", "_insert_run"]
         let targets = copy.expressions[(3 + layout.attributes.count)...].prefix(layout.toOnes.count)
         let run = ([String(runBase)] + targets.enumerated().map { "(\(1 << $0.offset) * ((\($0.element)) IS NOT NULL))" }).joined(separator: " + ")
@@ -141,12 +140,5 @@ extension SyncStore {
         var names = Set(layout.attributes.map(\.name)).union(plan.defaultedAttributes)
         for (index, toOne) in layout.toOnes.enumerated() where toOneBits & (1 << Int64(index)) != 0 { names.insert(toOne.name) }
         return HistoryPropertiesCache.json(names)
-    }
-
-    /// `path` with the characters a URI file name gives meaning to percent-encoded.
-    private static func uriEscaped(_ path: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "/-._~")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 }

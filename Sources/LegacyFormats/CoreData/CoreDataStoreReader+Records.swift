@@ -40,25 +40,12 @@ extension CoreDataStoreReader {
                 let sql = "SELECT \(list) FROM \(entity.table.quotedDatabaseIdentifier) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?"
                 // Rows are read through the C API: a batch is thousands of rows, and values are
                 // decoded straight from the columns without an intermediate row object.
-                var handle: OpaquePointer?
-                let prepared = sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &handle, nil)
-                defer { sqlite3_finalize(handle) }
-                guard prepared == SQLITE_OK, let statement = handle else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: prepared), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
-                sqlite3_bind_int64(statement, 1, entity.number)
-                sqlite3_bind_int64(statement, 2, after)
-                sqlite3_bind_int64(statement, 3, Int64(limit))
                 var records: [CoreDataRecord] = []
                 records.reserveCapacity(limit)
                 var prefixes = GlobalIDPrefixes(storeUUID: storeUUID)
-                while true {
-                    let code = sqlite3_step(statement)
-                    if code == SQLITE_DONE { break }
-                    guard code == SQLITE_ROW else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                    }
+                try Self.forEachRow(in: db, sql: sql, arguments: [entity.number, after, Int64(limit)]) { statement in
                     records.append(try record(from: statement, entity: entity, prefixes: &prefixes))
+                    return true
                 }
                 guard !entity.toManys.isEmpty, let first = records.first?.primaryKey, let last = records.last?.primaryKey else { return records }
                 let positions = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.primaryKey, $0) })

@@ -1,10 +1,11 @@
+import Foundation
 import ObjectModel
 
 /// Derives the per-record rules of one entity table from the model: required attributes and to-one
 /// relationships, storage classes, min/max and regular expressions.
 struct RecordRuleBuilder {
     /// Core Data keeps date bounds as seconds since 2001-01-01; the store keeps dates since 1970.
-    static let referenceDateOffset = 978_307_200.0
+    static let referenceDateOffset = Date.timeIntervalBetween1970AndReferenceDate
 
     let context: CheckContext
     let model: ManagedModel

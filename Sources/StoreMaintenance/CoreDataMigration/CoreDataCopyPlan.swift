@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import LegacyFormats
 import ObjectModel
 import SyncStore
@@ -17,7 +19,7 @@ import SyncStore
 /// code: the migration's verification compares what the digest read with what the copy stored.
 struct CoreDataCopyPlan {
     /// Core Data dates count from 2001-01-01; the store's from 1970-01-01.
-    static let referenceDateOffset = 978_307_200.0
+    static let referenceDateOffset = Date.timeIntervalBetween1970AndReferenceDate
 
     /// How the reading side turns one raw attribute column into the stored value.
     enum Decoding {
@@ -55,7 +57,7 @@ struct CoreDataCopyPlan {
         self.storage = storage
         globalIDPrefix = Array(reader.globalIDPrefix(of: entity).utf8)
         prefixByNumber = Dictionary(uniqueKeysWithValues: reader.entityNumbers.map { ($0.value, Array(reader.globalIDPrefix(of: $0.key).utf8)) })
-        var expressions = ["\(Self.literal(reader.globalIDPrefix(of: entity))) || Z_PK", "NULL", "NULL"]
+        var expressions = ["\(CheckSQL.literal(reader.globalIDPrefix(of: entity))) || Z_PK", "NULL", "NULL"]
         var raw: [String] = []
         var decodings: [Decoding] = []
         for attribute in layout.attributes {
@@ -69,7 +71,7 @@ struct CoreDataCopyPlan {
         var toOnes: [ToOneColumns] = []
         for toOne in layout.toOnes {
             guard let column = storage.toOnes.first(where: { $0.name == toOne.name }) else { return nil }
-            let key = column.column.quotedSQL
+            let key = column.column.quotedDatabaseIdentifier
             let empty = "\(key) IS NULL OR \(key) = 0"
             expressions.append("CASE WHEN \(empty) THEN NULL ELSE \(Self.prefix(of: column, reader: reader)) || \(key) END")
             func rawColumn(_ name: String) -> Int32 {
@@ -81,7 +83,7 @@ struct CoreDataCopyPlan {
             var orderIndex: Int32?
             if toOne.hasOrder {
                 if let orderColumn = column.orderColumn {
-                    orders.append("CASE WHEN \(empty) THEN NULL ELSE \(orderColumn.quotedSQL) END")
+                    orders.append("CASE WHEN \(empty) THEN NULL ELSE \(orderColumn.quotedDatabaseIdentifier) END")
                     orderIndex = rawColumn(orderColumn)
                 } else {
                     orders.append("NULL")
@@ -100,7 +102,7 @@ struct CoreDataCopyPlan {
     /// attributes' columns in the layout's order, then each to-one's key, entity and order columns.
     var readSQL: String {
         """
-        SELECT \((["Z_PK"] + rawColumns).map(\.quotedSQL).joined(separator: ", ")) FROM \(storage.table.quotedSQL)
+        SELECT \((["Z_PK"] + rawColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(storage.table.quotedDatabaseIdentifier)
         WHERE Z_ENT = \(storage.number) AND Z_PK > ? ORDER BY Z_PK LIMIT ?
         """
     }
@@ -113,17 +115,17 @@ struct CoreDataCopyPlan {
 
     /// The target global ID's prefix: by the target's `Z_ENT` when the destination has sub-entities.
     private static func prefix(of toOne: CoreDataEntityStorage.ToOne, reader: CoreDataStoreReader) -> String {
-        let declared = literal(reader.globalIDPrefix(of: toOne.destination))
+        let declared = CheckSQL.literal(reader.globalIDPrefix(of: toOne.destination))
         guard let entityColumn = toOne.entityColumn else { return declared }
         let cases = reader.entityNumbers.sorted { $0.value < $1.value }
-            .map { "WHEN \($0.value) THEN \(literal(reader.globalIDPrefix(of: $0.key)))" }.joined(separator: " ")
-        return "(CASE \(entityColumn.quotedSQL) \(cases) ELSE \(declared) END)"
+            .map { "WHEN \($0.value) THEN \(CheckSQL.literal(reader.globalIDPrefix(of: $0.key)))" }.joined(separator: " ")
+        return "(CASE \(entityColumn.quotedDatabaseIdentifier) \(cases) ELSE \(declared) END)"
     }
 
     /// The copy's expression of one attribute and how the reading side decodes it, or `nil` for a
     /// type a copy does not carry.
     private static func attribute(_ attribute: CoreDataEntityStorage.Attribute) -> (String, Decoding)? {
-        let column = attribute.column.quotedSQL
+        let column = attribute.column.quotedDatabaseIdentifier
         switch attribute.type {
         case .integer16, .integer32, .integer64:
             return (column, .integer)
@@ -150,14 +152,4 @@ struct CoreDataCopyPlan {
             return nil
         }
     }
-
-    /// A SQL string literal.
-    private static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-    }
-}
-
-private extension String {
-    /// The text as a quoted SQL identifier.
-    var quotedSQL: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
