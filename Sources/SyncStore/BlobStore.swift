@@ -13,10 +13,14 @@ struct BlobStore: Sendable {
 
     /// The folder holding the blobs.
     let directory: URL
+    /// Where a batch's files are written ahead of its rows, one batch at a time
+    /// (``SyncStore/startWritingBlobFiles(of:)``).
+    let writeQueue: DispatchQueue
 
     /// The blob folder of the store at `storePath`.
     init(storePath: String) {
         directory = URL(fileURLWithPath: storePath + ".blobs")
+        writeQueue = DispatchQueue(label: "storekeep.blobs")
     }
 
     /// The file that holds the blob with digest `hex`.
@@ -80,18 +84,6 @@ struct BlobStore: Sendable {
         }
         if storekeep_syncfs(descriptor) != 0 { sync() }
         _ = close(descriptor)
-    }
-
-    /// Starts ``flushFileSystem()`` on another thread and returns at once; wait on the returned
-    /// semaphore before relying on the files being durable. The files must be written (closed)
-    /// before the call.
-    func flushFileSystemInBackground() -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { [self] in
-            flushFileSystem()
-            done.signal()
-        }
-        return done
     }
 
     /// Reads the blob with digest `hex`.

@@ -15,7 +15,7 @@ import ObjectModel
 /// INTEGER, doubles and dates (seconds since 1970) as REAL, decimals, strings, URIs and UUIDs
 /// (uppercase) as TEXT, binary values inline as BLOB (a copy never writes blob files: values
 /// over ``SyncStore/externalStorageThreshold`` bytes of attributes that allow external storage
-/// must go through ``SyncStore/importBatch(_:rejections:author:migration:checkpoint:checked:)``).
+/// must go through ``SyncStore/importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)``).
 /// Every attribute counts as given (an empty one as given empty, so no default applies), as the
 /// records of a Core Data store are read.
 public struct BulkCopyLayout: Sendable {

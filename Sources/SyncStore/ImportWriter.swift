@@ -10,8 +10,6 @@ final class ImportWriter {
     let db: Database
     let store: SyncStore
     let now: Date
-    /// Whether a blob file was written without its own fsync (see ``BlobStore/flushFileSystem()``).
-    private(set) var wroteBlobs = false
     /// The insert statement of each entity written so far.
     private var inserts: [String: RawStatement] = [:]
     /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
@@ -26,8 +24,9 @@ final class ImportWriter {
     private var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
     /// The run of records whose properties do not fit in bits (more than 64 properties).
     private var propertiesCache = HistoryPropertiesCache()
-    /// The references of the blob files ``writeBlobFiles(of:)`` wrote, by record and column.
-    private var preparedBlobs: [Int: String] = [:]
+    /// The references of the batch's blob files, written ahead of it (``SyncStore/startWritingBlobFiles(of:)``),
+    /// by ``PreparedBlobFiles/key(record:column:)``.
+    var preparedBlobs: [Int: String] = [:]
 
     init(db: Database, store: SyncStore, now: Date) {
         self.db = db
@@ -39,8 +38,8 @@ final class ImportWriter {
     ///
     /// - Parameter checked: the caller already had `nil` from ``SyncStore/problem(with:)`` for this
     ///   record, so it is not checked again (a value of the wrong kind is still refused).
-    /// - Parameter position: the record's position in the batch given to ``writeBlobFiles(of:)``,
-    ///   whose files it then refers to instead of writing them.
+    /// - Parameter position: the record's position in the batch whose files ``preparedBlobs`` refers
+    ///   to; a large value without a prepared file is written (durably) here.
     func write(_ record: ImportRecord, checked: Bool = false, position recordPosition: Int? = nil) throws {
         if !checked, let problem = store.problem(with: record) {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(record.globalID): \(problem)")
@@ -77,8 +76,8 @@ final class ImportWriter {
             let found = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII)
             if found != nil { mask |= columnBits[position] }
             let given = found ?? column.defaultValue ?? .null
-            let prepared = recordPosition.flatMap { preparedBlobs[Self.blobKey(record: $0, column: position)] }
-            try bind(given, column: column, entity: entity, at: index, in: statement, preparedReference: prepared)
+            let blobKey = recordPosition.map { PreparedBlobFiles.key(record: $0, column: position) }
+            try bind(given, column: column, entity: entity, at: index, in: statement, blobKey: blobKey)
         }
         let toOneBits = plan.toOneBits
         for (position, relationship) in plan.toOne.enumerated() {
@@ -164,9 +163,10 @@ final class ImportWriter {
         return lastPlan
     }
 
-    /// Binds `value` (normalized for `column`; a large binary value goes to a blob file) at `index`.
+    /// Binds `value` (normalized for `column`; a large binary value goes to a blob file, the one
+    /// prepared under `blobKey` when there is one) at `index`.
     private func bind(
-        _ value: AttributeValue, column: EntityPlanColumn, entity: String, at index: Int32, in statement: RawStatement, preparedReference: String? = nil
+        _ value: AttributeValue, column: EntityPlanColumn, entity: String, at index: Int32, in statement: RawStatement, blobKey: Int?
     ) throws {
         guard let normalized = ValueCoder.normalized(value, type: column.type) else {
             throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(column.name) cannot hold a \(value.kindName) value")
@@ -184,36 +184,8 @@ final class ImportWriter {
                 statement.bind(index, data)
                 return
             }
-            statement.bind(index, try preparedReference ?? blobReference(writing: data, entity: entity, column: column))
-        }
-    }
-
-    /// Writes the blob files of a batch's large binary values before its records, so that they can
-    /// be made durable (``BlobStore/flushFileSystemInBackground()``) while the records are inserted;
-    /// ``write(_:checked:position:)`` then refers to them by the record's position.
-    func writeBlobFiles(of records: [ImportRecord]) throws {
-        for (recordPosition, record) in records.enumerated() {
-            guard let plan = plan(of: record.entity), plan.hasExternalStorage else { continue }
-            for (position, column) in plan.columns.enumerated() where column.allowsExternalStorage {
-                guard case .binary(let data)? = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII),
-                      data.count > SyncStore.externalStorageThreshold else { continue }
-                preparedBlobs[Self.blobKey(record: recordPosition, column: position)] = try blobReference(writing: data, entity: record.entity, column: column)
-            }
-        }
-    }
-
-    /// One key per (record of the batch, attribute column).
-    private static func blobKey(record: Int, column: Int) -> Int { record << 16 | column }
-
-    /// `sha256:<hex>` of `data`, written to its blob file (not yet durable) unless it exists.
-    private func blobReference(writing data: Data, entity: String, column: EntityPlanColumn) throws -> String {
-        do {
-            let digest = try store.blobs.write(data, durable: false)
-            wroteBlobs = true
-            return BlobStore.referencePrefix + digest
-        } catch {
-            throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(column.name): \(error.localizedDescription)",
-                             hint: "check free space and permissions of \(store.blobs.directory.path)")
+            let prepared = blobKey.flatMap { preparedBlobs[$0] }
+            statement.bind(index, try prepared ?? store.blobReference(writing: data, durable: true, entity: entity, column: column.name))
         }
     }
 }

@@ -66,7 +66,7 @@ extension SyncStore {
     /// Copies a batch of records from the attached source (``attachCopySource(at:)``) with one
     /// `INSERT … SELECT`, then writes their history (one transaction, its inserts as insert runs,
     /// one per set of non-empty to-one relationships) and the stream's checkpoint, all in one
-    /// SQLite transaction, as ``importBatch(_:rejections:author:migration:checkpoint:checked:)`` does.
+    /// SQLite transaction, as ``importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)`` does.
     ///
     /// The caller answers for the values being in the store's form (``BulkCopyLayout``): SQLite
     /// copies what the expressions give. A migration digests the same expressions over the source

@@ -46,13 +46,19 @@ extension SyncStore {
     ///   - checked: the caller had `nil` from ``problem(with:)`` for every record (as a migration
     ///     does before it digests a record), so records are not checked again; a value of the wrong
     ///     kind is refused all the same.
+    ///   - blobFiles: the blob files of `records`, started with ``startWritingBlobFiles(of:)`` (so that
+    ///     they are written while an earlier batch commits); when `nil`, they are started here.
     /// - Throws: ``StoreError``; `invalidRequest` for a record that ``problem(with:)`` would refuse
     ///   or a global ID that already exists.
     public func importBatch(
         _ records: [ImportRecord], rejections: [MigrationRejection] = [], author: String, migration: Int64, checkpoint: MigrationCheckpoint,
-        checked: Bool = false
+        checked: Bool = false, blobFiles: PreparedBlobFiles? = nil
     ) throws {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        guard blobFiles == nil || blobFiles?.recordCount == records.count else {
+            throw StoreError(.invalidRequest, path: path, message: "the blob files given were written for \(blobFiles?.recordCount ?? 0) records, not \(records.count)")
+        }
+        let files = blobFiles ?? startWritingBlobFiles(of: records)
         let now = Date()
         do {
             try database.write { db in
@@ -60,11 +66,10 @@ extension SyncStore {
                 if !records.isEmpty { try writer.beginHistory(author: author) }
                 // The rows about to commit refer to the batch's blob files, which must be durable
                 // first: they are written before the rows and synced while the rows are inserted.
-                try writer.writeBlobFiles(of: records)
-                let blobsDurable = writer.wroteBlobs ? blobs.flushFileSystemInBackground() : nil
+                writer.preparedBlobs = try files.references()
                 for (position, record) in records.enumerated() { try writer.write(record, checked: checked, position: position) }
                 try writer.finishHistory()
-                blobsDurable?.wait()
+                files.waitUntilDurable()
                 try recordBatch(rejections: rejections, migration: migration, checkpoint: checkpoint, in: db)
             }
         } catch let error as DatabaseError {

@@ -12,10 +12,12 @@ final class ArraySource: MigrationSource {
         let entity: String
         let items: [MigrationItem]
         let failAfter: Int?
+        var yielded: Counter?
         func estimatedCount() throws -> Int? { items.count }
         func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws {
             var handled = 0
             for item in items {
+                yielded?.value += 1
                 let itemPosition: Int64
                 switch item {
                 case .record(let position, _), .rejected(let position, _), .copied(let position, _, _): itemPosition = position
@@ -28,6 +30,8 @@ final class ArraySource: MigrationSource {
         }
     }
     struct Interrupted: Error {}
+    struct CheckFailed: Error {}
+    final class Counter: @unchecked Sendable { var value = 0 }
 
     static let model = ManagedModel(name: "Notes", versionName: "Notes 1", entities: [
         EntityDescription(name: "Kind", attributes: [.init(name: "name", type: .string)]),
@@ -37,9 +41,20 @@ final class ArraySource: MigrationSource {
 
     var failAfter: Int?
     var badNote: Int?
-    init(failAfter: Int? = nil, badNote: Int? = nil) {
+    let noteCount: Int
+    let wholeCheckFails: Bool
+    /// Items the notes stream has yielded.
+    let notesYielded = Counter()
+    init(failAfter: Int? = nil, badNote: Int? = nil, notes: Int = 50, wholeCheckFails: Bool = false) {
         self.failAfter = failAfter
         self.badNote = badNote
+        self.noteCount = notes
+        self.wholeCheckFails = wholeCheckFails
+    }
+
+    func wholeSourceCheck() throws -> (@Sendable () throws -> Void)? {
+        guard wholeCheckFails else { return nil }
+        return { @Sendable in throw CheckFailed() }
     }
 
     var kindDescription: String { "test arrays" }
@@ -53,14 +68,14 @@ final class ArraySource: MigrationSource {
         let kinds = (0..<3).map { index in
             MigrationItem.record(position: Int64(index), ImportRecord(entity: "Kind", globalID: GlobalID("kind-\(index)"), values: ["name": .string("k\(index)")]))
         }
-        let notes = (0..<50).map { index -> MigrationItem in
+        let notes = (0..<noteCount).map { index -> MigrationItem in
             if index == badNote { return .rejected(position: Int64(index), reason: "note \(index) has no text") }
             return .record(position: Int64(index), ImportRecord(
                 entity: "Note", globalID: GlobalID("note-\(index)"), values: ["text": .string("n\(index)"), "size": .integer(Int64(index))],
                 toOne: ["kind": GlobalID("kind-\(index % 3)")]))
         }
-        return [Stream(name: "kinds", entity: "Kind", items: kinds, failAfter: nil),
-                Stream(name: "notes", entity: "Note", items: notes, failAfter: failAfter)]
+        return [Stream(name: "kinds", entity: "Kind", items: kinds, failAfter: nil, yielded: nil),
+                Stream(name: "notes", entity: "Note", items: notes, failAfter: failAfter, yielded: notesYielded)]
     }
 }
 
@@ -98,6 +113,25 @@ final class ArraySource: MigrationSource {
         #expect(again.outcome == .alreadyCompleted)
         #expect(try SyncStore.open(at: target, readOnly: true).historySummary() == SyncStore.open(at: target, readOnly: true).historySummary())
         #expect(again.digest == whole.digest)
+    }
+
+    @Test func aFailedWholeSourceCheckRemovesANewTargetAndLeavesAnExistingOneAsItWas() throws {
+        let target = path("checked.store")
+        let source = ArraySource(notes: 5_000, wholeCheckFails: true)
+        #expect(throws: ArraySource.CheckFailed.self) {
+            try Migrator(source: source, target: target, options: MigrationOptions(batchSize: 7)).run()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the new target, its blob folder and lock are gone")
+        #expect(source.notesYielded.value < 5_000, "the load stopped at a batch once the check had failed")
+
+        let existing = path("existing.store")
+        let done = try Migrator(source: ArraySource(), target: existing, options: MigrationOptions()).run()
+        #expect(throws: ArraySource.CheckFailed.self) {
+            try Migrator(source: ArraySource(wholeCheckFails: true), target: existing, options: MigrationOptions()).run()
+        }
+        let store = try SyncStore.open(at: existing, readOnly: true)
+        #expect(try store.contentDigest().digest == done.digest)
+        #expect(try store.migrations().count == 1, "nothing was written: the check ran first")
     }
 
     @Test func stopHaltsAtTheFirstRejectedRecordAndSkipGoesOn() throws {

@@ -33,6 +33,37 @@ import Testing
         #expect(try store.record(c)?.values["data"] == .binary(small))
     }
 
+    @Test func blobFilesStartedAheadAreWrittenBeforeTheirBatchAndReferredTo() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
+        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let values = (0..<3).map { index in Data((0..<6_000).map { UInt8(($0 + index) % 251) }) }
+        let records = values.enumerated().map { index, data in
+            ImportRecord(entity: "Attachment", globalID: GlobalID("a\(index)"), values: ["data": .binary(data), "inlineData": .binary(data)])
+        }
+        let files = store.startWritingBlobFiles(of: records)
+        files.waitUntilDurable()
+        let written = Set(FileManager.default.enumerator(atPath: store.blobDirectory.path)?.compactMap { ($0 as? String)?.split(separator: "/").last.map(String.init) }
+            .filter { $0.count == 64 } ?? [])
+        #expect(written == Set(values.map { SHA256.hexDigest(of: $0) }), "one file per external value, none for the inline attribute")
+        #expect(try store.globalIDs(of: "Attachment").isEmpty, "no row before the batch is imported")
+
+        let checkpoint = MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0)
+        let mismatch = try #require(throws: StoreError.self) {
+            try store.importBatch(Array(records.prefix(2)), author: "m", migration: run.id, checkpoint: checkpoint, blobFiles: files)
+        }
+        #expect(mismatch.reason == .invalidRequest)
+        #expect(mismatch.description.contains("written for 3 records, not 2"))
+
+        try store.importBatch(records, author: "m", migration: run.id, checkpoint: checkpoint, blobFiles: files)
+        let columns = try DatabaseQueue(path: store.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT _gid, a_data, a_inlineData FROM e_Attachment ORDER BY _gid")
+        }
+        #expect(columns.map { $0["a_data"] as String } == values.map { "sha256:" + SHA256.hexDigest(of: $0) })
+        #expect(columns.map { $0["a_inlineData"] as Data } == values)
+        for (index, data) in values.enumerated() { #expect(try store.record(GlobalID("a\(index)"))?.values["data"] == .binary(data)) }
+    }
+
     @Test func aMissingBlobFileIsReportedNotInvented() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")

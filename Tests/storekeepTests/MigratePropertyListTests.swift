@@ -169,6 +169,43 @@ struct MigratePropertyListTests {
         #expect(inspect.stderr.contains(":2786"))
     }
 
+    @Test("a file damaged where the mapping does not read is refused whole: a new target is removed, an existing one is left as it was")
+    func damagedOutsideTheMapping() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Many speeches and recordings, so that batches and blob files are written before the whole-file
+        // check ends; then a root key no mapping reads whose string gets a marker no plist has (0x7E).
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 20_000, recordingEvery: 3)
+        try SpeechTimerData.python(["-c", """
+            import plistlib, sys
+            d = plistlib.load(open(sys.argv[1], 'rb'))
+            d['zzzUnmapped'] = 'DAMAGE-MARKER!'
+            raw = plistlib.dumps(d, fmt=plistlib.FMT_BINARY)
+            assert raw.count(b'\\x5eDAMAGE-MARKER!') == 1
+            open(sys.argv[1], 'wb').write(raw.replace(b'\\x5eDAMAGE-MARKER!', b'\\x7eDAMAGE-MARKER!'))
+            """, source])
+        let target = directory.url.appendingPathComponent("t.store").path
+        let refused = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "500"])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr.contains("data.plist"), "\(refused)")
+        #expect(refused.stderr.contains("unknown marker 0x7E"), "\(refused)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["data.plist"],
+                "the new target, its journal, blob folder and lock are gone")
+
+        // Into a target that exists, the file is checked before anything is written.
+        let clean = try SpeechTimerData.write(in: directory, name: "clean.plist", speeches: 20)
+        let migrated = try StorekeepProcess.run(["migrate", clean, "--to", target, "--mapping", SpeechTimerData.mapping, "--json"])
+        #expect(migrated.status == 0, "\(migrated)")
+        let before = try StorekeepProcess.run(["digest", target, "--json"]).jsonObject()["digest"] as? String
+        let modified = try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
+        let again = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping])
+        #expect(again.status == 65, "\(again)")
+        #expect(again.stderr.contains("unknown marker 0x7E"), "\(again)")
+        #expect(FileManager.default.fileExists(atPath: target), "an existing target is never removed")
+        #expect(try StorekeepProcess.run(["digest", target, "--json"]).jsonObject()["digest"] as? String == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date == modified)
+    }
+
     @Test("inspect shows a data file's key paths with types, counts and presence")
     func inspectPropertyList() throws {
         let directory = try TemporaryDirectory()

@@ -50,9 +50,10 @@ final class BinaryPlistReader {
     /// Shared single values a checking walk has already read (see ``sharedScalars``).
     var checkedScalars = ReferenceCache<Bool>(capacity: 8_192)
 
-    init(file: PlistFile) throws(PropertyListError) {
+    /// A reader of `file` caching `cachedPages` pages of 4 KiB.
+    init(file: PlistFile, cachedPages: Int = 1 << 10) throws(PropertyListError) {
         path = file.path
-        pages = PagedFileReader(file: file)
+        pages = PagedFileReader(file: file, pageCount: cachedPages)
         guard file.size >= 8 + 1 + 1 + 32 else {
             throw .binary(path, offset: file.size, "the file is \(file.size) bytes long, too short for a binary property list (truncated?)")
         }

@@ -51,6 +51,23 @@ public final class PropertyListDocument {
         }
     }
 
+    /// A second document over the same open file, with caches of its own: for reading on another
+    /// thread (a check of the whole file beside a load) the very file this one reads, even if
+    /// something has since been moved to its path.
+    ///
+    /// - Parameter pageCacheBytes: the binary reader's page cache (4 MiB for ``open(at:)``). A
+    ///   ``validate()`` reads the file nearly in order and needs less.
+    public func reopened(pageCacheBytes: Int = 4 << 20) throws(PropertyListError) -> PropertyListDocument {
+        switch reader {
+        case .binary(let binary):
+            let pages = max(16, pageCacheBytes / binary.pages.pageSize)
+            return PropertyListDocument(path: path, format: format, fileSize: fileSize,
+                                        reader: .binary(try BinaryPlistReader(file: binary.pages.file, cachedPages: pages)))
+        case .xml(let xml):
+            return PropertyListDocument(path: path, format: format, fileSize: fileSize, reader: .xml(XMLPlistReader(file: xml.file)))
+        }
+    }
+
     /// The value at `path`, materialised; `nil` when a key on the way is absent (or a value on the
     /// way is not a dictionary). The key path is dictionary keys separated by dots (`"a.b"`); `""`
     /// is the root. Meant for small subtrees: the whole value is built in memory.

@@ -12,16 +12,23 @@ final class BackgroundWork<Value>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     // Written once by the work's thread before `done` is signalled; read after waiting on it.
     private var result: Result<Value, any Error>?
+    private let failure = NSLock()
+    private var failedFlag = false
 
     /// Starts `work` on a new thread.
     init(name: String = "storekeep.background", _ work: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [self] in
-            result = Result { try work() }
+            let outcome = Result { try work() }
+            if case .failure = outcome { failure.withLock { failedFlag = true } }
+            result = outcome
             done.signal()
         }
         thread.name = name
         thread.start()
     }
+
+    /// Whether the work has ended with an error (without waiting: `false` while it runs).
+    var hasFailed: Bool { failure.withLock { failedFlag } }
 
     /// Waits for the work to end; returns its value or rethrows its error. Call once.
     func wait() throws -> Value {

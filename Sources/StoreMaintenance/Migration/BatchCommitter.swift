@@ -2,7 +2,8 @@ import Foundation
 import SyncStore
 
 /// Commits a migration's batches on a thread of its own, so that reading and converting the next
-/// batch overlaps with SQLite writing this one (the machine has at least two cores to give).
+/// batch overlaps with SQLite writing this one (the machine has at least two cores to give); a
+/// batch's blob files are written on the store's blob queue from the moment it is handed over.
 ///
 /// At most one batch of records is being written while the caller fills the next: ``submit(_:)``
 /// waits for the previous batch to be committed, which bounds memory to two batches. Copies
@@ -22,6 +23,8 @@ final class BatchCommitter: @unchecked Sendable {
         var rejections: [MigrationRejection] = []
         var copy: BulkCopy?
         let checkpoint: MigrationCheckpoint
+        /// The records' blob files, started when the batch is handed over.
+        var blobFiles: PreparedBlobFiles?
     }
 
     private let store: SyncStore
@@ -34,6 +37,9 @@ final class BatchCommitter: @unchecked Sendable {
     private var failure: (any Error)?
     private var closing = false
     private var running = true
+    /// The blob files started last: the store's blob queue writes them in order, so once these are
+    /// durable no file of this committer's batches is still being written.
+    private var lastBlobFiles: PreparedBlobFiles?
 
     /// Starts the committing thread.
     init(store: SyncStore, author: String, migration: Int64) {
@@ -54,8 +60,12 @@ final class BatchCommitter: @unchecked Sendable {
     ///
     /// - Throws: the error that made an earlier batch fail (nothing more is written after it).
     func submit(_ batch: Batch) throws {
+        var batch = batch
+        // Its blob files are written while the batch before it commits.
+        if batch.copy == nil, !batch.records.isEmpty { batch.blobFiles = store.startWritingBlobFiles(of: batch.records) }
         condition.lock()
         defer { condition.unlock() }
+        if let files = batch.blobFiles { lastBlobFiles = files }
         let room = batch.copy == nil || pending.contains(where: { $0.copy == nil }) ? 1 : Self.queuedCopies
         while pending.count >= room, failure == nil { condition.wait() }
         if let failure { throw failure }
@@ -63,7 +73,8 @@ final class BatchCommitter: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits until every submitted batch is committed and stops the thread.
+    /// Waits until every submitted batch is committed (or, after a failure, until no blob file
+    /// is still being written) and stops the thread.
     ///
     /// - Throws: the first error a batch met.
     func finish() throws {
@@ -72,6 +83,7 @@ final class BatchCommitter: @unchecked Sendable {
         closing = true
         condition.broadcast()
         while running { condition.wait() }
+        lastBlobFiles?.waitUntilDurable()
         if let failure { throw failure }
     }
 
@@ -92,7 +104,7 @@ final class BatchCommitter: @unchecked Sendable {
                     try store.importCopiedBatch(copy, author: author, migration: migration, checkpoint: batch.checkpoint)
                 } else {
                     try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
-                                          checkpoint: batch.checkpoint, checked: true)
+                                          checkpoint: batch.checkpoint, checked: true, blobFiles: batch.blobFiles)
                 }
             } catch let caught {
                 error = caught

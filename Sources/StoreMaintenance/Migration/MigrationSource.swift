@@ -19,8 +19,14 @@ public protocol MigrationSource {
     var appliedFiles: [MigrationFile] { get }
     /// The streams, in the order they must run (targets of lookups first).
     var streams: [any MigrationStream] { get }
-    /// Checks the source before anything is written (for example the values a mapping requires).
+    /// Checks the source before anything is written (for example the values a mapping requires):
+    /// quick checks, not a read of the whole source.
     func validate() throws
+    /// A check of the whole source that reads all of it (every object of a property list), made
+    /// ready on the calling thread and safe to run on another one while the streams are read;
+    /// `nil` when ``validate()`` covers everything. A migration into a new target runs it beside the
+    /// load and removes the target when it fails; one into an existing target runs it first.
+    func wholeSourceCheck() throws -> (@Sendable () throws -> Void)?
     /// A SQLite file the store may attach to copy records from it with SQL (``MigrationItem/copied(position:_:digest:)``),
     /// or `nil` when the source's streams yield records one by one.
     var copySourcePath: String? { get }
@@ -32,6 +38,9 @@ public protocol MigrationSource {
 extension MigrationSource {
     /// Sources whose streams yield records one by one have no copy source.
     public var copySourcePath: String? { nil }
+
+    /// Sources that ``MigrationSource/validate()`` checks whole have no separate check.
+    public func wholeSourceCheck() throws -> (@Sendable () throws -> Void)? { nil }
 
     /// Sources that keep nothing worth giving back do nothing.
     public func finishReading() {}

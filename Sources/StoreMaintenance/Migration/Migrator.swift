@@ -37,6 +37,7 @@ public struct Migrator {
     /// What the run would do; writes nothing.
     public func plan() throws -> MigrationPlan {
         try source.validate()
+        try source.wholeSourceCheck()?()
         let model = source.targetModel
         var mode = "new"
         var written: [String: Int] = [:]
@@ -77,12 +78,39 @@ public struct Migrator {
         try source.validate()
         let lock = try StoreLock.acquire(for: target, command: "storekeep migrate")
         defer { lock.release() }
-        var report = try run(locked: lock, progress: progress)
+        var report = try runCheckingWholeSource(progress: progress)
         report.tookOverStaleLock = lock.tookOverStaleLock
         return report
     }
 
-    private func run(locked lock: StoreLock, progress: (MigrationProgress) -> Void) throws -> MigrationReport {
+    /// Runs the source's whole-source check (``MigrationSource/wholeSourceCheck()``) and the migration.
+    ///
+    /// Into a new target the check runs on a thread of its own beside the load (it reads all of a
+    /// property list while the load reads the mapped part, each on one core); when it fails, the
+    /// target this run created is removed and its error is the run's. Into an existing target (a
+    /// resumed run) it runs first, so that nothing is written into the store on a damaged source.
+    private func runCheckingWholeSource(progress: (MigrationProgress) -> Void) throws -> MigrationReport {
+        guard let check = try source.wholeSourceCheck() else { return try load(progress: progress) }
+        guard !FileManager.default.fileExists(atPath: target) else {
+            try check()
+            return try load(progress: progress)
+        }
+        let checking = BackgroundWork(name: "storekeep.check-source", check)
+        // A failed check stops the load at its next batch: the target is removed anyway.
+        let outcome = Result { try load(progress: progress, abandonWhen: { checking.hasFailed }) }
+        do {
+            try checking.wait()
+        } catch {
+            // The store is closed (the run's connections went with it): nothing else has seen it.
+            SyncStore.removeFiles(ofStoreAt: target)
+            try? FileManager.default.removeItem(atPath: RejectionReport.path(for: target))
+            throw error
+        }
+        return try outcome.get()
+    }
+
+    /// Opens or creates the target and runs (or resumes) the streams, then builds indexes and verifies.
+    private func load(progress: (MigrationProgress) -> Void, abandonWhen: @escaping () -> Bool = { false }) throws -> MigrationReport {
         let model = source.targetModel
         let store = try openTarget(model: model)
         let runs = try store.migrations().filter { $0.key == key }
@@ -112,6 +140,7 @@ public struct Migrator {
             var runner = StreamRunner(
                 stream: stream, store: store, migration: run.id, options: options, committer: committer,
                 checkpoint: checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0))
+            runner.abandonWhen = abandonWhen
             let stopped: MigrationRejection?
             do {
                 stopped = try runner.run { done, handledNow in

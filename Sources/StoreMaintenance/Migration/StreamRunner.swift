@@ -13,6 +13,11 @@ struct StreamRunner {
     var checkpoint: MigrationCheckpoint
     /// Items handled in this run.
     private(set) var handledThisRun = 0
+    /// Asked before each batch is handed over: `true` stops the run with ``Abandoned``.
+    var abandonWhen: () -> Bool = { false }
+
+    /// Thrown when ``abandonWhen`` says the run is to stop (the check of the whole source failed).
+    struct Abandoned: Error {}
 
     init(stream: any MigrationStream, store: SyncStore, migration: Int64, options: MigrationOptions, committer: BatchCommitter,
          checkpoint: MigrationCheckpoint) {
@@ -40,6 +45,7 @@ struct StreamRunner {
         let streamName = stream.name
         func flush(_ runner: inout StreamRunner) throws {
             guard runner.checkpoint.position != committed.position else { return }
+            if runner.abandonWhen() { throw Abandoned() }
             try committer.submit(BatchCommitter.Batch(records: batch, rejections: rejections, checkpoint: runner.checkpoint))
             committed = runner.checkpoint
             batch = []
@@ -54,6 +60,7 @@ struct StreamRunner {
             case .copied(let position, let copy, let digest):
                 // Records handed over before it are committed first: batches commit in source order.
                 try flush(&runner)
+                if runner.abandonWhen() { throw Abandoned() }
                 runner.checkpoint.position = position
                 runner.checkpoint.rows += copy.rows
                 runner.checkpoint.digest.add(digest)

@@ -49,19 +49,29 @@ public final class PropertyListMappingSource: MigrationSource {
         mapping.entities.map { PropertyListEntityStream(rule: $0, document: document, mappingName: mapping.name, model: targetModel) }
     }
 
-    /// Reads the whole file once to check it is well formed, then checks the values the mapping
-    /// requires (`source.check`), before anything is written.
+    /// Checks the values the mapping requires (`source.check`), before anything is written; when
+    /// one differs, the whole file is read first, so that a damaged file is refused for its damage.
     public func validate() throws {
-        try document.validate()
         for (keyPath, expected) in mapping.checks.sorted(by: { $0.key < $1.key }) {
             let found = try document.value(atKeyPath: keyPath)
             guard let found, Self.text(of: found) == expected else {
+                // A damaged file is told as such first: the damage, with its line, is what to fix.
+                try document.validate()
                 throw MaintenanceError(
                     path: location,
                     problem: "the mapping \(mapping.name) expects '\(keyPath)' to be \(expected), but the file has \(found.map(Self.text) ?? "no such key")",
                     hint: "use a mapping written for this file's layout", failureKind: .badInput)
             }
         }
+    }
+
+    /// Reads the whole file once, on a document of its own, to check that every element and value
+    /// is well formed: a file damaged anywhere is refused, not migrated up to the damage.
+    public func wholeSourceCheck() throws -> (@Sendable () throws -> Void)? {
+        // Used only by the thread that runs the check; 1 MiB of pages, as the load's reader keeps
+        // its 4 MiB meanwhile (the check reads the file nearly in order).
+        nonisolated(unsafe) let copy = try document.reopened(pageCacheBytes: 1 << 20)
+        return { try copy.validate() }
     }
 
     /// Gives back the document's page cache and decoded-value caches.

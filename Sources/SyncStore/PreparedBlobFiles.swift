@@ -1,0 +1,63 @@
+import Foundation
+
+/// The blob files of one batch's large binary values, written on the store's blob queue ahead of
+/// the batch's rows and then made durable with one `syncfs`
+/// (``SyncStore/startWritingBlobFiles(of:)``).
+///
+/// A migration starts them when it hands a batch over, so the files are written while the batch
+/// before it commits; ``SyncStore/importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)``
+/// waits for their references before it inserts the rows, and for their durability before it commits.
+///
+/// ```swift
+/// let files = store.startWritingBlobFiles(of: records)
+/// try store.importBatch(records, author: Migrator.author, migration: run.id, checkpoint: checkpoint, blobFiles: files)
+/// ```
+public final class PreparedBlobFiles: @unchecked Sendable {
+    /// How many records the batch holds: the files belong to exactly that array of records.
+    public let recordCount: Int
+    // Everything below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var written: Result<[Int: String], StoreError>?
+    private var durable = false
+
+    init(recordCount: Int) {
+        self.recordCount = recordCount
+    }
+
+    /// The key of a (record of the batch, attribute column) pair in ``references()``.
+    static func key(record: Int, column: Int) -> Int { record << 16 | column }
+
+    /// The `sha256:<hex>` reference of each large value written, by ``key(record:column:)``;
+    /// waits until every file of the batch is written.
+    ///
+    /// - Throws: ``StoreError`` `io` when a file could not be written.
+    func references() throws(StoreError) -> [Int: String] {
+        condition.lock()
+        defer { condition.unlock() }
+        while written == nil { condition.wait() }
+        return try written!.get()
+    }
+
+    /// Waits until the files are durable, or their writing has failed (which the batch's import
+    /// reports): after it, no file of this batch, or of one started before it on the same store, is
+    /// still being written.
+    public func waitUntilDurable() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !durable { condition.wait() }
+    }
+
+    func finishWriting(_ result: Result<[Int: String], StoreError>) {
+        condition.lock()
+        written = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func finishSyncing() {
+        condition.lock()
+        durable = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import ObjectModel
+
+extension SyncStore {
+    /// Starts writing the blob files of `records`' large binary values (over
+    /// ``externalStorageThreshold`` bytes, in attributes that allow external storage) on the
+    /// store's blob queue, then making them durable with one `syncfs`; returns at once.
+    ///
+    /// The queue handles one batch at a time, in the order started, so two batches never write the
+    /// same file at once. Pass the result to
+    /// ``importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)`` with the same records:
+    /// the files are then written while an earlier batch commits, instead of inside this batch's transaction.
+    public func startWritingBlobFiles(of records: [ImportRecord]) -> PreparedBlobFiles {
+        let prepared = PreparedBlobFiles(recordCount: records.count)
+        blobs.writeQueue.async { [self] in
+            let result = Result { () throws(StoreError) in try writeBlobFiles(of: records) }
+            prepared.finishWriting(result)
+            if case .success(let references) = result, !references.isEmpty { blobs.flushFileSystem() }
+            prepared.finishSyncing()
+        }
+        return prepared
+    }
+
+    /// Writes (not yet durably) the blob file of each large value of `records`, by
+    /// ``PreparedBlobFiles/key(record:column:)``.
+    private func writeBlobFiles(of records: [ImportRecord]) throws(StoreError) -> [Int: String] {
+        var references: [Int: String] = [:]
+        var lastPlan: EntityPlan?
+        for (recordPosition, record) in records.enumerated() {
+            let plan = lastPlan?.entity == record.entity ? lastPlan : plans[record.entity]
+            lastPlan = plan
+            guard let plan, plan.hasExternalStorage else { continue }
+            for (position, column) in plan.columns.enumerated() where column.allowsExternalStorage {
+                guard case .binary(let data)? = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII),
+                      data.count > Self.externalStorageThreshold else { continue }
+                references[PreparedBlobFiles.key(record: recordPosition, column: position)] =
+                    try blobReference(writing: data, durable: false, entity: record.entity, column: column.name)
+            }
+        }
+        return references
+    }
+
+    /// `sha256:<hex>` of `data`, written to its blob file unless it exists (``BlobStore/write(_:durable:)``).
+    func blobReference(writing data: Data, durable: Bool, entity: String, column: String) throws(StoreError) -> String {
+        do {
+            return BlobStore.referencePrefix + (try blobs.write(data, durable: durable))
+        } catch {
+            throw StoreError(.io, path: path, message: "cannot write the external value of \(entity).\(column): \(error.localizedDescription)",
+                             hint: "check free space and permissions of \(blobs.directory.path)")
+        }
+    }
+}
