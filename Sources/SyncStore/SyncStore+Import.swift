@@ -67,7 +67,10 @@ extension SyncStore {
                 // The rows about to commit refer to the batch's blob files, which must be durable
                 // first: they are written before the rows and synced while the rows are inserted.
                 writer.preparedBlobs = try files.references()
-                for (position, record) in records.enumerated() { try writer.write(record, checked: checked, position: position) }
+                // Through the buffer: a `for` over the array would copy (retain and release) every record.
+                try records.withUnsafeBufferPointer { buffer in
+                    for position in buffer.indices { try writer.write(buffer[position], checked: checked, position: position) }
+                }
                 try writer.finishHistory()
                 files.waitUntilDurable()
                 try recordBatch(rejections: rejections, migration: migration, checkpoint: checkpoint, in: db)

@@ -47,13 +47,18 @@ final class BinaryPlistReader {
     /// to it from everywhere), decoded once: without it every element re-reads them from the far
     /// part of the file where they were first written.
     var sharedScalars = ReferenceCache<PropertyListValue>(capacity: 8_192)
-    /// Shared single values a checking walk has already read (see ``sharedScalars``).
-    var checkedScalars = ReferenceCache<Bool>(capacity: 8_192)
+    /// Shared single values a checking walk has already read (see ``sharedScalars``). The cache is
+    /// direct-mapped, so a checking reader gives it many more places than a file has shared values
+    /// (a million speeches share some 6,000 durations): with 8,192 places, collisions made
+    /// ``PropertyListDocument/validate()`` read every page of the file almost four times.
+    var checkedScalars: ReferenceCache<Bool>
 
-    /// A reader of `file` caching `cachedPages` pages of 4 KiB.
-    init(file: PlistFile, cachedPages: Int = 1 << 10) throws(PropertyListError) {
+    /// A reader of `file` caching `cachedPages` pages of 4 KiB and the shared values a checking
+    /// walk has read in `checkedValueSlots` places.
+    init(file: PlistFile, cachedPages: Int = 1 << 10, checkedValueSlots: Int = 8_192) throws(PropertyListError) {
         path = file.path
         pages = PagedFileReader(file: file, pageCount: cachedPages)
+        checkedScalars = ReferenceCache(capacity: checkedValueSlots)
         guard file.size >= 8 + 1 + 1 + 32 else {
             throw .binary(path, offset: file.size, "the file is \(file.size) bytes long, too short for a binary property list (truncated?)")
         }

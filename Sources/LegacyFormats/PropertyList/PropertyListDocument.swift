@@ -51,18 +51,15 @@ public final class PropertyListDocument {
         }
     }
 
-    /// A second document over the same open file, with caches of its own: for reading on another
-    /// thread (a check of the whole file beside a load) the very file this one reads, even if
+    /// A second document over the same open file, with caches of its own and sized for
+    /// ``validate()`` (1 MiB of pages, and 64 Ki places for the shared values it has checked):
+    /// for checking on another thread, beside a load, the very file this one reads, even if
     /// something has since been moved to its path.
-    ///
-    /// - Parameter pageCacheBytes: the binary reader's page cache (4 MiB for ``open(at:)``). A
-    ///   ``validate()`` reads the file nearly in order and needs less.
-    public func reopened(pageCacheBytes: Int = 4 << 20) throws(PropertyListError) -> PropertyListDocument {
+    public func reopenedForValidation() throws(PropertyListError) -> PropertyListDocument {
         switch reader {
         case .binary(let binary):
-            let pages = max(16, pageCacheBytes / binary.pages.pageSize)
-            return PropertyListDocument(path: path, format: format, fileSize: fileSize,
-                                        reader: .binary(try BinaryPlistReader(file: binary.pages.file, cachedPages: pages)))
+            let reader = try BinaryPlistReader(file: binary.pages.file, cachedPages: 1 << 8, checkedValueSlots: 1 << 16)
+            return PropertyListDocument(path: path, format: format, fileSize: fileSize, reader: .binary(reader))
         case .xml(let xml):
             return PropertyListDocument(path: path, format: format, fileSize: fileSize, reader: .xml(XMLPlistReader(file: xml.file)))
         }
@@ -198,6 +195,13 @@ public final class PropertyListDocument {
             try xml.finish(scanner, wrapped: top.wrapped)
         }
         return root.shape(summary: false)
+    }
+
+    /// How many pages a binary document has read from the file so far (cache misses; 0 for
+    /// XML), for tests and measurements.
+    var pagesRead: Int {
+        if case .binary(let binary) = reader { return binary.pages.pagesRead }
+        return 0
     }
 
     /// Gives back the memory kept to make later reads faster (a binary file's page cache and

@@ -22,9 +22,15 @@ final class BatchCommitter: @unchecked Sendable {
         var records: [ImportRecord] = []
         var rejections: [MigrationRejection] = []
         var copy: BulkCopy?
+        /// Where the stream stands after the batch, except for the digests of the records handed
+        /// over to this committer: it adds them (the sum of every record's line digest, computed
+        /// on a thread of its own from the moment the batch is handed over, so that neither the
+        /// reading nor the committing thread spends its time on them).
         let checkpoint: MigrationCheckpoint
         /// The records' blob files, started when the batch is handed over.
         var blobFiles: PreparedBlobFiles?
+        /// The sum of the records' line digests, started when the batch is handed over.
+        var digest: BackgroundWork<RecordDigestSum>?
     }
 
     private let store: SyncStore
@@ -40,6 +46,8 @@ final class BatchCommitter: @unchecked Sendable {
     /// The blob files started last: the store's blob queue writes them in order, so once these are
     /// durable no file of this committer's batches is still being written.
     private var lastBlobFiles: PreparedBlobFiles?
+    /// The sum of the line digests of the records committed so far (committing thread only).
+    private var recordDigests = RecordDigestSum()
 
     /// Starts the committing thread.
     init(store: SyncStore, author: String, migration: Int64) {
@@ -62,7 +70,15 @@ final class BatchCommitter: @unchecked Sendable {
     func submit(_ batch: Batch) throws {
         var batch = batch
         // Its blob files are written while the batch before it commits.
-        if batch.copy == nil, !batch.records.isEmpty { batch.blobFiles = store.startWritingBlobFiles(of: batch.records) }
+        if batch.copy == nil, !batch.records.isEmpty {
+            batch.blobFiles = store.startWritingBlobFiles(of: batch.records)
+            batch.digest = BackgroundWork(name: "storekeep.digest") { [store, records = batch.records] in
+                var sum = RecordDigestSum()
+                var line = RecordLineBuffer()
+                for index in records.indices { store.addDigest(of: records[index], to: &sum, scratch: &line) }
+                return sum
+            }
+        }
         condition.lock()
         defer { condition.unlock() }
         if let files = batch.blobFiles { lastBlobFiles = files }
@@ -87,6 +103,10 @@ final class BatchCommitter: @unchecked Sendable {
         if let failure { throw failure }
     }
 
+    /// Where committed batches are let go of: freeing a batch's thousands of records is work the
+    /// committing thread, which bounds a run, is better without.
+    private static let disposal = DispatchQueue(label: "storekeep.dispose")
+
     private func commitLoop() {
         while true {
             condition.lock()
@@ -98,22 +118,31 @@ final class BatchCommitter: @unchecked Sendable {
                 return
             }
             condition.unlock()
-            var error: (any Error)?
-            do {
-                if let copy = batch.copy {
-                    try store.importCopiedBatch(copy, author: author, migration: migration, checkpoint: batch.checkpoint)
-                } else {
-                    try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
-                                          checkpoint: batch.checkpoint, checked: true, blobFiles: batch.blobFiles)
-                }
-            } catch let caught {
-                error = caught
-            }
+            let error = commit(consume batch)
             condition.lock()
             if let error { failure = error }
-            pending.removeFirst()
+            let committed = pending.removeFirst()
             condition.broadcast()
             condition.unlock()
+            Self.disposal.async { withExtendedLifetime(committed) {} }
+        }
+    }
+
+    /// Commits one batch (the first pending one); returns the error that stopped it.
+    private func commit(_ batch: consuming Batch) -> (any Error)? {
+        do {
+            if let digest = batch.digest { recordDigests.add(try digest.wait()) }
+            var checkpoint = batch.checkpoint
+            checkpoint.digest.add(recordDigests)
+            if let copy = batch.copy {
+                try store.importCopiedBatch(copy, author: author, migration: migration, checkpoint: checkpoint)
+            } else {
+                try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
+                                      checkpoint: checkpoint, checked: true, blobFiles: batch.blobFiles)
+            }
+            return nil
+        } catch {
+            return error
         }
     }
 }

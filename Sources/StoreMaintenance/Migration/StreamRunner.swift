@@ -3,6 +3,9 @@ import SyncStore
 
 /// Reads one stream into the store in batches, each committed with its checkpoint by a
 /// ``BatchCommitter`` while the next batch is read.
+///
+/// The checkpoints it hands over carry the digests of copies, not of records: the committer adds
+/// each batch's record digests (``BatchCommitter/Batch/checkpoint``).
 struct StreamRunner {
     let stream: any MigrationStream
     let store: SyncStore
@@ -40,7 +43,6 @@ struct StreamRunner {
         let store = self.store
         let options = self.options
         let committer = self.committer
-        var line = RecordLineBuffer()
         let entity = stream.entity
         let streamName = stream.name
         func flush(_ runner: inout StreamRunner) throws {
@@ -76,8 +78,8 @@ struct StreamRunner {
                     rejections.append(rejection)
                     runner.checkpoint.rejected += 1
                 } else {
+                    // Its line digest is added by the committer (BatchCommitter), off this thread.
                     batch.append(record)
-                    store.addDigest(of: record, to: &runner.checkpoint.digest, scratch: &line)
                     runner.checkpoint.rows += 1
                     bytes += Self.approximateSize(of: record)
                 }

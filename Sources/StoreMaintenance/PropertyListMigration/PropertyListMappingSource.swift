@@ -68,9 +68,8 @@ public final class PropertyListMappingSource: MigrationSource {
     /// Reads the whole file once, on a document of its own, to check that every element and value
     /// is well formed: a file damaged anywhere is refused, not migrated up to the damage.
     public func wholeSourceCheck() throws -> (@Sendable () throws -> Void)? {
-        // Used only by the thread that runs the check; 1 MiB of pages, as the load's reader keeps
-        // its 4 MiB meanwhile (the check reads the file nearly in order).
-        nonisolated(unsafe) let copy = try document.reopened(pageCacheBytes: 1 << 20)
+        // Used only by the thread that runs the check.
+        nonisolated(unsafe) let copy = try document.reopenedForValidation()
         return { try copy.validate() }
     }
 
