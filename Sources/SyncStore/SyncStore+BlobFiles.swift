@@ -3,7 +3,8 @@ import ObjectModel
 
 extension SyncStore {
     /// Starts writing the blob files of `records`' large binary values (over
-    /// ``externalStorageThreshold`` bytes, in attributes that allow external storage) on the
+    /// ``externalStorageThreshold`` bytes, in attributes that allow external storage, given or
+    /// taken from the model's default) on the
     /// store's blob queue, then making them durable with one `syncfs`; returns at once.
     ///
     /// The queue handles one batch at a time, in the order started, so two batches never write the
@@ -31,8 +32,9 @@ extension SyncStore {
             lastPlan = plan
             guard let plan, plan.hasExternalStorage else { continue }
             for (position, column) in plan.columns.enumerated() where column.allowsExternalStorage {
-                guard case .binary(let data)? = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII),
-                      data.count > Self.externalStorageThreshold else { continue }
+                // The value the writer binds: the record's, else the model's default.
+                let given = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII) ?? column.defaultValue
+                guard case .binary(let data)? = given, data.count > Self.externalStorageThreshold else { continue }
                 references[PreparedBlobFiles.key(record: recordPosition, column: position)] =
                     try blobReference(writing: data, durable: false, entity: record.entity, column: column.name)
             }

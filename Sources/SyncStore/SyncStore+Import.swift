@@ -58,7 +58,11 @@ extension SyncStore {
         guard blobFiles == nil || blobFiles?.recordCount == records.count else {
             throw StoreError(.invalidRequest, path: path, message: "the blob files given were written for \(blobFiles?.recordCount ?? 0) records, not \(records.count)")
         }
-        let files = blobFiles ?? startWritingBlobFiles(of: records)
+        // Files started here are waited for whatever happens, so that none is still being written
+        // once this returns or throws; a batch without records has none (and need not queue behind
+        // another batch's files).
+        let files = blobFiles ?? (records.isEmpty ? nil : startWritingBlobFiles(of: records))
+        defer { if blobFiles == nil { files?.waitUntilDurable() } }
         let now = Date()
         do {
             try database.write { db in
@@ -66,13 +70,13 @@ extension SyncStore {
                 if !records.isEmpty { try writer.beginHistory(author: author) }
                 // The rows about to commit refer to the batch's blob files, which must be durable
                 // first: they are written before the rows and synced while the rows are inserted.
-                writer.preparedBlobs = try files.references()
+                writer.preparedBlobs = try files?.references() ?? [:]
                 // Through the buffer: a `for` over the array would copy (retain and release) every record.
                 try records.withUnsafeBufferPointer { buffer in
                     for position in buffer.indices { try writer.write(buffer[position], checked: checked, position: position) }
                 }
                 try writer.finishHistory()
-                files.waitUntilDurable()
+                files?.waitUntilDurable()
                 try recordBatch(rejections: rejections, migration: migration, checkpoint: checkpoint, in: db)
             }
         } catch let error as DatabaseError {

@@ -124,6 +124,16 @@ final class ArraySource: MigrationSource {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the new target, its blob folder and lock are gone")
         #expect(source.notesYielded.value < 5_000, "the load stopped at a batch once the check had failed")
 
+        // A stray file of a store at the target path makes it not new: checked first, nothing removed.
+        let stray = path("stray.store")
+        try FileManager.default.createDirectory(atPath: stray + ".blobs/ab", withIntermediateDirectories: true)
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: stray + ".blobs/ab/notes.txt"))
+        #expect(throws: ArraySource.CheckFailed.self) {
+            try Migrator(source: ArraySource(wholeCheckFails: true), target: stray, options: MigrationOptions()).run()
+        }
+        #expect(try String(contentsOfFile: stray + ".blobs/ab/notes.txt", encoding: .utf8) == "kept")
+        #expect(!FileManager.default.fileExists(atPath: stray), "nothing was created either")
+
         let existing = path("existing.store")
         let done = try Migrator(source: ArraySource(), target: existing, options: MigrationOptions()).run()
         #expect(throws: ArraySource.CheckFailed.self) {

@@ -64,6 +64,26 @@ import Testing
         for (index, data) in values.enumerated() { #expect(try store.record(GlobalID("a\(index)"))?.values["data"] == .binary(data)) }
     }
 
+    @Test func aLargeDefaultValueIsWrittenAheadLikeAGivenOne() throws {
+        let folder = try TemporaryFolder()
+        let picture = Data((0..<5_000).map { UInt8($0 % 241) })
+        let model = ManagedModel(name: "Pictures", versionName: "Pictures 1", entities: [
+            EntityDescription(name: "Card", attributes: [
+                .init(name: "title", type: .string, isOptional: true),
+                .init(name: "picture", type: .binary, isOptional: true, defaultValue: .binary(picture), allowsExternalBinaryDataStorage: true),
+            ]),
+        ])
+        let store = try SyncStore.create(at: folder.path("p.store"), model: model, contentName: "P")
+        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let records = [ImportRecord(entity: "Card", globalID: GlobalID("c"), values: ["title": .string("no picture given")])]
+        let files = store.startWritingBlobFiles(of: records)
+        #expect(Array(try files.references().values) == ["sha256:" + SHA256.hexDigest(of: picture)],
+                "the default is prepared on the blob queue, not written on the committing thread")
+        try store.importBatch(records, author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0),
+                              blobFiles: files)
+        #expect(try store.record(GlobalID("c"))?.values["picture"] == .binary(picture))
+    }
+
     @Test func aMissingBlobFileIsReportedNotInvented() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")

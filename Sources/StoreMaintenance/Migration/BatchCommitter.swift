@@ -6,7 +6,8 @@ import SyncStore
 /// batch's blob files are written on the store's blob queue from the moment it is handed over.
 ///
 /// At most one batch of records is being written while the caller fills the next: ``submit(_:)``
-/// waits for the previous batch to be committed, which bounds memory to two batches. Copies
+/// waits for the previous batch to be committed, which bounds memory to two batches (and, for a
+/// moment, a committed one the disposal queue is freeing). Copies
 /// (batches SQLite copies from the source, which hold no records) may queue up to ``queuedCopies``. Batches commit in the order
 /// submitted, each with its checkpoint, so a killed run resumes exactly as a single-threaded one would.
 ///

@@ -91,7 +91,10 @@ public struct Migrator {
     /// resumed run) it runs first, so that nothing is written into the store on a damaged source.
     private func runCheckingWholeSource(progress: (MigrationProgress) -> Void) throws -> MigrationReport {
         guard let check = try source.wholeSourceCheck() else { return try load(progress: progress) }
-        guard !FileManager.default.fileExists(atPath: target) else {
+        // Only files this run makes may be removed: when anything of a store is already at the
+        // target path (even a stray `-wal` or blob folder), the check runs first instead.
+        guard SyncStore.existingFiles(ofStoreAt: target).isEmpty,
+              !FileManager.default.fileExists(atPath: RejectionReport.path(for: target)) else {
             try check()
             return try load(progress: progress)
         }
@@ -101,7 +104,9 @@ public struct Migrator {
         do {
             try checking.wait()
         } catch {
-            // The store is closed (the run's connections went with it): nothing else has seen it.
+            // Every file was made by this run, and its writing is over: the committer and the store's
+            // blob queue have finished (BatchCommitter.finish). A connection the run's threads still
+            // hold for a moment only closes its handles on the removed files.
             SyncStore.removeFiles(ofStoreAt: target)
             try? FileManager.default.removeItem(atPath: RejectionReport.path(for: target))
             throw error
