@@ -45,9 +45,11 @@ struct StreamRunner {
         let committer = self.committer
         let entity = stream.entity
         let streamName = stream.name
+        // Called before every hand-over (a batch of records, a copy) and at the end: the one place
+        // that asks whether to stop.
         func flush(_ runner: inout StreamRunner) throws {
-            guard runner.checkpoint.position != committed.position else { return }
             if runner.abandonWhen() { throw Abandoned() }
+            guard runner.checkpoint.position != committed.position else { return }
             try committer.submit(BatchCommitter.Batch(records: batch, rejections: rejections, checkpoint: runner.checkpoint))
             committed = runner.checkpoint
             batch = []
@@ -62,7 +64,6 @@ struct StreamRunner {
             case .copied(let position, let copy, let digest):
                 // Records handed over before it are committed first: batches commit in source order.
                 try flush(&runner)
-                if runner.abandonWhen() { throw Abandoned() }
                 runner.checkpoint.position = position
                 runner.checkpoint.rows += copy.rows
                 runner.checkpoint.digest.add(digest)
