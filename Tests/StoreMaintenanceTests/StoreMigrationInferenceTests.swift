@@ -135,7 +135,7 @@ import Testing
         #expect(ValueConversion.doubleToInteger.convert(.double(2.5), to: .integer32) == .success(.integer(3)))
         #expect(ValueConversion.integerToString.convert(.integer(-3), to: .string) == .success(.string("-3")))
         #expect(ValueConversion.integerToBoolean.convert(.integer(2), to: .boolean) == .success(.boolean(true)))
-        #expect(ValueConversion.stringToDouble.convert(.null, to: .double) == .success(.null))
+        #expect(ValueConversion.stringToFloatingPoint.convert(.null, to: .double) == .success(.null))
         #expect(ValueConversion.inferred(from: .integer64, to: .integer32) == nil)
         #expect(ValueConversion.inferred(from: .float, to: .double) == .widen)
         #expect(!ValueConversion.stringToInteger.applies(from: .integer16, to: .string))

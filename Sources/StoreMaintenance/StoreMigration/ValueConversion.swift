@@ -20,7 +20,7 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
     /// Any integer type → String (decimal digits).
     case integerToString = "integer-to-string"
     /// String → Double or Float: the trimmed text must be a number.
-    case stringToDouble = "string-to-double"
+    case stringToFloatingPoint = "string-to-double"
     /// Double or Float → String.
     case doubleToString = "double-to-string"
     /// Double or Float → any integer type, rounded to the nearest (halves away from zero); it must fit.
@@ -54,7 +54,7 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
         case .widen: return Self.inferred(from: old, to: new) == .widen
         case .stringToInteger: return old == .string && new.isInteger
         case .integerToString: return old.isInteger && new == .string
-        case .stringToDouble: return old == .string && (new == .double || new == .float)
+        case .stringToFloatingPoint: return old == .string && (new == .double || new == .float)
         case .doubleToString: return (old == .double || old == .float) && new == .string
         case .doubleToInteger: return (old == .double || old == .float) && new.isInteger
         case .narrowInteger: return old.isInteger && new.isInteger
@@ -84,7 +84,7 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
             return fitting(number, into: new)
         case (.integerToString, .integer(let number)):
             return .success(.string(String(number)))
-        case (.stringToDouble, .string(let text)):
+        case (.stringToFloatingPoint, .string(let text)):
             guard let number = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 return .failure(ConversionFailure("the text '\(text.prefix(40))' is not a number"))
             }
