@@ -9,7 +9,11 @@ import ObjectModel
 final class ImportWriter {
     let db: Database
     let store: SyncStore
-    let now: Date
+    /// The creation time written into every record (`_created`).
+    var now: Date
+    /// Whether a value that does not fit its attribute's type is stored as given instead of refused:
+    /// sync imports whatever another peer holds (`check` reports it), a migration refuses it.
+    var keepsValuesAsGiven = false
     /// The insert statement of each entity written so far.
     private var inserts: [String: RawStatement] = [:]
     /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
@@ -132,11 +136,16 @@ final class ImportWriter {
     /// Starts the batch's history transaction (the next of the local peer, by `author`); the
     /// records written after it are its inserts.
     func beginHistory(author: String) throws {
-        let peer = store.metadata.peerID
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
-        try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
-                       arguments: [peer, last + 1, author, now.timeIntervalSince1970])
-        runs = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID)
+        let row = try HistoryCounters.beginLocalTransaction(peer: store.metadata.peerID, author: author, now: now, in: db)
+        runs = try InsertRunLedger(db: db, transaction: row.id)
+    }
+
+    /// Makes the records written next inserts of the existing history transaction `transaction`
+    /// (an imported one), after writing the runs of the one before.
+    func beginHistory(ofTransaction transaction: Int64) throws {
+        try runs?.finish(db: db)
+        runs = try InsertRunLedger(db: db, transaction: transaction)
+        runOfMask.removeAll()
     }
 
     /// Writes the runs of the batch's history transaction.
@@ -168,7 +177,7 @@ final class ImportWriter {
     private func bind(
         _ value: AttributeValue, column: EntityPlanColumn, entity: String, at index: Int32, in statement: RawStatement, blobKey: Int?
     ) throws {
-        guard let normalized = ValueCoder.normalized(value, type: column.type) else {
+        guard let normalized = ValueCoder.normalized(value, type: column.type) ?? (keepsValuesAsGiven ? value : nil) else {
             throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(column.name) cannot hold a \(value.kindName) value")
         }
         switch normalized {

@@ -4,6 +4,9 @@ import ObjectModel
 struct PendingChanges {
     private var order: [GlobalID] = []
     private var changes: [GlobalID: HistoryChange] = [:]
+    /// The join-table memberships touched, by the record on whose side they were changed, then by
+    /// relationship: their final state is read when the history is written.
+    private(set) var touchedMemberships: [GlobalID: [String: Set<GlobalID>]] = [:]
 
     /// Whether nothing has changed.
     var isEmpty: Bool { order.allSatisfy { changes[$0] == nil } }
@@ -40,6 +43,12 @@ struct PendingChanges {
             return
         }
         changes[id] = HistoryChange(entity: entity, globalID: id, kind: .delete, properties: [], tombstone: tombstone)
+    }
+
+    /// Notes that the membership of `member` in the to-many relationship `relationship` of
+    /// `source` (kept in a join table) may have changed.
+    mutating func touchedMembership(of member: GlobalID, in relationship: String, of source: GlobalID) {
+        touchedMemberships[source, default: [:]][relationship, default: []].insert(member)
     }
 
     /// The changes in the order their records were first touched.

@@ -64,6 +64,11 @@ extension StoreTransaction {
         try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE owner = ? AND target = ?",
                        arguments: [owner.rawValue, target.rawValue])
         guard db.changesCount > 0 else { return false }
+        if let ownerEntity = try self.entity(of: owner), let name = joinRelationship(in: table, sourceColumn: "owner", of: ownerEntity) {
+            pending.touchedMembership(of: target, in: name, of: owner)
+        } else if let targetEntity = try self.entity(of: target), let name = joinRelationship(in: table, sourceColumn: "target", of: targetEntity) {
+            pending.touchedMembership(of: owner, in: name, of: target)
+        }
         for (side, sourceColumn) in [(owner, "owner"), (target, "target")] {
             guard let entity = try self.entity(of: side), let name = joinRelationship(in: table, sourceColumn: sourceColumn, of: entity) else { continue }
             try touch(side, entity: entity, properties: [name])

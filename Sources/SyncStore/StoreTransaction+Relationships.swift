@@ -85,11 +85,13 @@ extension StoreTransaction {
             for removed in current where !unique.contains(removed) {
                 try db.execute(sql: "DELETE FROM \(quoted) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?",
                                arguments: [source.rawValue, removed.rawValue])
+                pending.touchedMembership(of: removed, in: relationship, of: source)
                 if let inverse { try touch(removed, entity: try requireEntity(of: removed), properties: [inverse.name]) }
             }
             for (index, member) in unique.enumerated() {
                 if current.contains(member) {
                     if let sourceOrder {
+                        pending.touchedMembership(of: member, in: relationship, of: source)
                         try db.execute(sql: "UPDATE \(quoted) SET \(sourceOrder) = ? WHERE \(sourceColumn) = ? AND \(targetColumn) = ?",
                                        arguments: [index, source.rawValue, member.rawValue])
                     }
@@ -104,6 +106,7 @@ extension StoreTransaction {
                 let columns = [sourceColumn, targetColumn, "\(sourceColumn)_order", "\(targetColumn)_order"]
                 try db.execute(sql: "INSERT INTO \(quoted) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?, ?)",
                                arguments: [source.rawValue, member.rawValue, orderForSource, memberOrder])
+                pending.touchedMembership(of: member, in: relationship, of: source)
                 if let inverse { try touch(member, entity: try requireEntity(of: member), properties: [inverse.name]) }
             }
         }

@@ -146,24 +146,4 @@ public final class StoreTransaction {
     func request(_ message: String) -> StoreError {
         StoreError(.invalidRequest, path: store.path, message: message)
     }
-
-    /// Writes the transaction and its changes to the history; does nothing when nothing changed.
-    func recordHistory(author: String) throws -> Int64? {
-        let changes = pending.ordered
-        guard !changes.isEmpty else { return nil }
-        let peer = store.metadata.peerID
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
-        try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
-                       arguments: [peer, last + 1, author, now.timeIntervalSince1970])
-        let transaction = db.lastInsertedRowID
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let insert = try db.cachedStatement(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, ?, ?, ?)")
-        for change in changes {
-            let properties = String(decoding: try encoder.encode(change.properties), as: UTF8.self)
-            let tombstone = try change.tombstone.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-            try insert.execute(arguments: [transaction, change.entity, change.globalID.rawValue, change.kind.rawValue, properties, tombstone])
-        }
-        return last + 1
-    }
 }

@@ -28,6 +28,8 @@ public final class SyncStore: Sendable {
     let layout: StoreLayout
     /// Per exact entity, what writing and digesting its records needs.
     let plans: [String: EntityPlan]
+    /// Per exact entity, the properties sync carries and their numbers.
+    let syncSchemas: [String: SyncEntitySchema]
     let database: DatabaseQueue
     let blobs: BlobStore
 
@@ -41,6 +43,9 @@ public final class SyncStore: Sendable {
         self.layout = layout
         self.plans = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
             EntityPlan(store: layout, model: model, entity: entity.name).map { (entity.name, $0) }
+        })
+        self.syncSchemas = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
+            SyncEntitySchema(entity: entity.name, layout: layout, model: model).map { (entity.name, $0) }
         })
         self.blobs = BlobStore(storePath: path)
     }
