@@ -4,7 +4,7 @@ import GRDBSQLite
 import ObjectModel
 
 extension SyncStore {
-    /// Writes the local transactions numbered after `sequence`, oldest first, into `encoder`, with
+    /// Writes the local transactions numbered after `sequence` (through `through`), oldest first, into `encoder`, with
     /// the values each change set, until `encoder` holds at least `maxChanges` changes (whole
     /// transactions only: at least one is written when any is left).
     ///
@@ -17,13 +17,15 @@ extension SyncStore {
     ///
     /// - Returns: whether local transactions are left after the last one written.
     /// - Throws: ``StoreError`` (`damaged` for a missing blob file or an unreadable payload).
+    /// - Parameter through: the last sequence number to write, when not every transaction is wanted
+    ///   (to write one log's range again).
     @discardableResult
-    public func exportTransactions(after sequence: Int64, into encoder: TransactionLogEncoder, maxChanges: Int) throws -> Bool {
+    public func exportTransactions(after sequence: Int64, through: Int64 = .max, into encoder: TransactionLogEncoder, maxChanges: Int) throws -> Bool {
         try read("export transactions") { db in
             let local = metadata.peerID
             let transactions = try Row.fetchAll(db, sql: """
-                SELECT id, seq, author, timestamp, hlc FROM sk_transaction WHERE peer = ? AND seq > ? ORDER BY seq
-                """, arguments: [local, sequence])
+                SELECT id, seq, author, timestamp, hlc FROM sk_transaction WHERE peer = ? AND seq > ? AND seq <= ? ORDER BY seq
+                """, arguments: [local, sequence, through])
             let others = try String.fetchAll(db, sql: "SELECT peer FROM sk_peer WHERE peer != ? ORDER BY peer", arguments: [local])
             let exporter = TransactionExporter(store: self, db: db)
             for (index, transaction) in transactions.enumerated() {
@@ -47,7 +49,7 @@ extension SyncStore {
     }
 }
 
-/// Reads one store's transactions for ``SyncStore/exportTransactions(after:into:maxChanges:)``.
+/// Reads one store's transactions for ``SyncStore/exportTransactions(after:through:into:maxChanges:)``.
 struct TransactionExporter {
     let store: SyncStore
     let db: Database

@@ -78,7 +78,7 @@ public struct StoreRepairer: Sendable {
     }
 
     /// Checks the store (every finding, no limit) and plans the fixes.
-    private func planFromCheck() throws -> (RepairPlan, SyncStore) {
+    func planFromCheck() throws -> (RepairPlan, SyncStore) {
         let check = StoreChecker(options: CheckOptions(depth: .quick, findingLimit: nil)).check(storeAt: path)
         if let failure = check.error {
             throw MaintenanceError(path: path, problem: "cannot be checked, so it cannot be repaired: \(failure.message)",
@@ -115,9 +115,9 @@ public struct StoreRepairer: Sendable {
     }
 
     /// Applies the database fixes in one save; returns the fixes that found nothing left to do.
-    private func apply(_ fixes: [RepairFix], to store: SyncStore) throws -> [String] {
+    func apply(_ fixes: [RepairFix], to store: SyncStore, author: String = StoreRepairer.author) throws -> [String] {
         guard !fixes.isEmpty else { return [] }
-        return try store.save(author: Self.author) { tx in
+        return try store.save(author: author) { tx in
             var skipped: [String] = []
             func exists(_ id: String) throws -> Bool { try tx.entity(of: GlobalID(id)) != nil }
             for fix in fixes {

@@ -12,7 +12,7 @@ import Foundation
 ///              | n:varint        (the n-th name of the table, from 1)
 /// ```
 ///
-/// The store writes changes' payloads as they are kept (``SyncStore/exportTransactions(after:into:maxChanges:)``);
+/// The store writes changes' payloads as they are kept (``SyncStore/exportTransactions(after:through:into:maxChanges:)``);
 /// ``TransactionLogDecoder`` reads them back.
 public final class TransactionLogEncoder {
     /// The body written so far.
