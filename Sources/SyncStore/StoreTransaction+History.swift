@@ -52,7 +52,11 @@ extension StoreTransaction {
         var flags: UInt8 = 0
         var count = 0
         let touched = pending.touchedMemberships[change.globalID] ?? [:]
-        for name in change.properties {
+        // An insert writes every attribute and to-one relationship (an absent one as empty), so that
+        // its clock is the clock of each of them on every peer; to-many relationships list the
+        // members it set.
+        let names = rank == .insert ? schema.insertedPropertyNames(touchedToMany: Set(touched.keys)) : change.properties
+        for name in names {
             guard let position = schema.position(of: name), let property = schema.property(at: position) else { continue }
             switch property.storage {
             case .attribute(let column, let type, _):

@@ -46,7 +46,7 @@ extension SyncStore {
     /// The exact entity of `id`, whether its update time is set and whether a bulk import's insert
     /// run holds its insert, or `nil` when there is no such record.
     private func rowFacts(of id: GlobalID, in db: Database) throws -> (String, Bool, Bool)? {
-        let run = hasInsertRuns ? "_insert_run IN (SELECT id FROM sk_insert_run)" : "0"
+        let run = hasInsertRuns ? "IFNULL(_insert_run IN (SELECT id FROM sk_insert_run), 0)" : "0"
         for table in Set(layout.tableOfEntity.values).sorted() {
             if let row = try Row.fetchOne(db, sql: "SELECT _entity, _updated IS NOT NULL, \(run) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?",
                                           arguments: [id.rawValue]) {

@@ -94,7 +94,9 @@ struct TransactionExporter {
     /// The inserts an insert run stands for, with the records' current values.
     private func exportRun(_ run: Row, into encoder: TransactionLogEncoder) throws {
         guard let facts = try runFacts(run) else { return }
-        let builder = RowPayloadBuilder(store: store, db: db, schema: facts.schema, names: facts.names)
+        let toMany = Set(facts.names)
+        let builder = RowPayloadBuilder(store: store, db: db, schema: facts.schema,
+                                        names: facts.schema.insertedPropertyNames(touchedToMany: toMany))
         let statement = try RawStatement(
             "SELECT _gid, _seed_set, _seed_version, \(builder.selectList) FROM \(facts.schema.table.quotedDatabaseIdentifier) WHERE _rowid BETWEEN ? AND ? AND _insert_run = ? ORDER BY _rowid",
             db: db, path: store.path)
@@ -143,7 +145,8 @@ struct TransactionExporter {
             encoder.appendChange(kind: kind, entity: entity, globalID: globalID, seed: nil, payload: [0, 0])
             return
         }
-        let builder = RowPayloadBuilder(store: store, db: db, schema: schema, names: names)
+        let builder = RowPayloadBuilder(store: store, db: db, schema: schema,
+                                        names: kind == .insert ? schema.insertedPropertyNames(touchedToMany: Set(names)) : names)
         let statement = try RawStatement("SELECT \(builder.selectList) FROM \(schema.table.quotedDatabaseIdentifier) WHERE _gid = ?",
                                          db: db, path: store.path)
         statement.bind(1, globalID.rawValue)

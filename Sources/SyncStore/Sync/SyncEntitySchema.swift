@@ -64,6 +64,14 @@ final class SyncEntitySchema: Sendable {
         positions = Dictionary(properties.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The properties an insert's payload names: every attribute and to-one relationship, and the
+    /// to-many relationships among `touchedToMany`, in property order.
+    func insertedPropertyNames(touchedToMany: Set<String>) -> [String] {
+        properties.compactMap { property in
+            property.isMembership && !touchedToMany.contains(property.name) ? nil : property.name
+        }
+    }
+
     /// The number of property `name`, when sync carries it.
     func position(of name: String) -> Int? { positions[name] }
 
