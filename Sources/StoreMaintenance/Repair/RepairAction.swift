@@ -16,12 +16,15 @@ public enum RepairAction: String, Codable, Sendable, Comparable {
     case removeOrphanedFile
     /// Take over the lock file a dead process left (by taking the store's lock for the repair).
     case takeOverStaleLock
+    /// Move the sequence counter up, and set watermarks to what the history holds.
+    case realignSyncCounters
 
     /// The order fixes are applied in: references first (so that merges and deletes meet no
     /// dangling link), then merges, deletes, and last the files outside the database.
     var rank: Int {
         switch self {
         case .takeOverStaleLock: return 0
+        case .realignSyncCounters: return 1
         case .nullifyReference: return 1
         case .releaseSlot: return 2
         case .removeJoinRow: return 3

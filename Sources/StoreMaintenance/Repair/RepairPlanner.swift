@@ -25,7 +25,7 @@ struct RepairPlanner {
     static let repairableCodes: Set<CheckCode> = invalidRecordCodes.union([
         .seedDuplicate, .singletonDuplicate, .relationshipDanglingTarget, .relationshipWrongTargetEntity,
         .relationshipDanglingJoinRow, .relationshipSharedTarget, .relationshipInverseMismatch,
-        .blobOrphaned, .lockStale,
+        .blobOrphaned, .lockStale, .syncCounterBehind, .syncWatermarkMismatch,
     ])
 
     func plan(for findings: [CheckFinding]) -> RepairPlan {
@@ -67,6 +67,10 @@ struct RepairPlanner {
                 fix.blobHash = finding.blobHash
                 fix.file = finding.file
                 fixes.append(fix)
+            case .syncCounterBehind, .syncWatermarkMismatch:
+                guard !fixes.contains(where: { $0.action == .realignSyncCounters }) else { continue }
+                fixes.append(RepairFix(code: finding.code, action: .realignSyncCounters,
+                                       description: "set the sync counters to what the history holds (peer \(finding.peer ?? "?"))"))
             case .lockStale:
                 var fix = RepairFix(code: finding.code, action: .takeOverStaleLock,
                                     description: "take over \(finding.file ?? "the lock file"): the process that left it no longer exists")

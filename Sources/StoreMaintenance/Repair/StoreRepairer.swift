@@ -154,6 +154,8 @@ public struct StoreRepairer: Sendable {
                             try tx.delete(GlobalID(id))
                         }
                     }
+                case .realignSyncCounters:
+                    if try !tx.realignSyncCounters() { skipped.append("the sync counters already agree with the history") }
                 case .removeOrphanedFile, .takeOverStaleLock:
                     continue
                 }
