@@ -18,6 +18,8 @@ final class ImportWriter {
     private var inserts: [String: RawStatement] = [:]
     /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
     private var lastInsert: (plan: EntityPlan, statement: RawStatement)?
+    /// How an encoded insert payload of each entity binds into its insert statement.
+    var encodedPlans: [String: EncodedInsertPlan] = [:]
     /// The plan of the last record's entity: a batch is nearly always of one entity, and comparing
     /// the name with the last one is far cheaper than hashing it for the store's table of plans.
     private var lastPlan: EntityPlan?
@@ -25,7 +27,7 @@ final class ImportWriter {
     private(set) var runs: InsertRunLedger?
     /// The run of each (entity, set of properties) seen, found by comparing the plan's identity
     /// and the property bits: a batch has a handful.
-    private var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
+    var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
     /// The run of records whose properties do not fit in bits (more than 64 properties).
     private var propertiesCache = HistoryPropertiesCache()
     /// The references of the batch's blob files, written ahead of it (``SyncStore/startWritingBlobFiles(of:)``),
@@ -125,7 +127,7 @@ final class ImportWriter {
 
     /// The insert statement of `plan`'s entity, prepared once per writer (so never shared with a
     /// statement that failed in another transaction), its arguments bound by ``write(_:checked:)``.
-    private func insertStatement(_ plan: EntityPlan) throws -> RawStatement {
+    func insertStatement(_ plan: EntityPlan) throws -> RawStatement {
         if let lastInsert, lastInsert.plan === plan { return lastInsert.statement }
         let statement = try inserts[plan.entity] ?? RawStatement(plan.insertSQL, db: db, path: store.path)
         inserts[plan.entity] = statement
@@ -166,7 +168,7 @@ final class ImportWriter {
     }
 
     /// The plan of `entity`, from ``lastPlan`` when it is the same entity.
-    private func plan(of entity: String) -> EntityPlan? {
+    func plan(of entity: String) -> EntityPlan? {
         if let lastPlan, lastPlan.entity == entity { return lastPlan }
         lastPlan = store.plans[entity]
         return lastPlan
@@ -174,7 +176,7 @@ final class ImportWriter {
 
     /// Binds `value` (normalized for `column`; a large binary value goes to a blob file, the one
     /// prepared under `blobKey` when there is one) at `index`.
-    private func bind(
+    func bind(
         _ value: AttributeValue, column: EntityPlanColumn, entity: String, at index: Int32, in statement: RawStatement, blobKey: Int?
     ) throws {
         guard let normalized = ValueCoder.normalized(value, type: column.type) ?? (keepsValuesAsGiven ? value : nil) else {

@@ -79,7 +79,9 @@ public struct StoreRepairer: Sendable {
 
     /// Checks the store (every finding, no limit) and plans the fixes.
     func planFromCheck() throws -> (RepairPlan, SyncStore) {
-        let check = StoreChecker(options: CheckOptions(depth: .quick, findingLimit: nil)).check(storeAt: path)
+        var checkOptions = CheckOptions(depth: .quick, findingLimit: nil)
+        checkOptions.contentOnly = options.contentOnlyCheck
+        let check = StoreChecker(options: checkOptions).check(storeAt: path)
         if let failure = check.error {
             throw MaintenanceError(path: path, problem: "cannot be checked, so it cannot be repaired: \(failure.message)",
                                    hint: failure.hint, failureKind: failure.kind)

@@ -15,7 +15,9 @@ struct ImportFixer {
 
     /// Checks the store, plans and applies the fixes; returns their descriptions.
     func run() throws -> [String] {
-        let repairer = StoreRepairer(path: path, options: RepairOptions(only: Self.codes, dryRun: false, backup: false))
+        var options = RepairOptions(only: Self.codes, dryRun: false, backup: false)
+        options.contentOnlyCheck = true
+        let repairer = StoreRepairer(path: path, options: options)
         let (plan, store) = try repairer.planFromCheck()
         let fixes = plan.fixes.filter { Self.codes.contains($0.code) && $0.action != .removeOrphanedFile && $0.action != .takeOverStaleLock }
         guard !fixes.isEmpty else { return [] }

@@ -24,7 +24,7 @@ extension SyncSession {
                 report.findings.append(SyncFinding(code: "log.stranger", severity: "warning", peer: other, file: "\(namespace.logFolder(other))/\(name)",
                                                    message: "is not a log file name; sync leaves it alone", hint: "move it out of the container"))
             }
-            cursors.append(PeerLogCursor(peer: other, namespace: namespace, decoder: TransactionLogDecoder(model: decoderModel, peer: other),
+            cursors.append(PeerLogCursor(peer: other, namespace: namespace, decoder: TransactionLogDecoder(model: decoderModel, peer: other, decodingPayloads: false),
                                          logs: logs, watermark: watermarks[other] ?? 0))
         }
         var batch: [SyncTransaction] = []

@@ -15,8 +15,6 @@ public struct RemoteImportReport: Hashable, Sendable, Codable {
     /// Changes that could not be applied at all (an update of a record this store never had, an
     /// insert of an abstract entity, …), with why.
     public var skipped: [String] = []
-    /// The global IDs of the records the import inserted, updated or deleted (for the fixes that follow).
-    public var touchedRecords: Set<GlobalID> = []
 
     /// An empty report.
     public init() {}
@@ -30,6 +28,5 @@ public struct RemoteImportReport: Hashable, Sendable, Codable {
         conflictsWon += other.conflictsWon
         changesToDeletedRecords += other.changesToDeletedRecords
         skipped += other.skipped
-        touchedRecords.formUnion(other.touchedRecords)
     }
 }

@@ -12,6 +12,13 @@ final class RemoteTransactionApplier {
     private let clocks: ClockStore
     private var watermarks: [String: Int64] = [:]
     private let encoder: JSONEncoder
+    /// Per entity table, the statement that finds a record's exact entity by global ID (C API:
+    /// it runs once per imported change).
+    private var entityLookups: [String: RawStatement] = [:]
+    private var tombstoneLookup: RawStatement?
+    /// Whether the store holds any tombstone: when it holds none and no delete was imported yet,
+    /// no record can be deleted, and the lookup per change is skipped.
+    private var mayHaveTombstones = true
 
     init(store: SyncStore, db: Database) throws {
         self.store = store
@@ -20,6 +27,7 @@ final class RemoteTransactionApplier {
         writer.keepsValuesAsGiven = true
         localPeer = store.metadata.peerID
         clocks = ClockStore(store: store, db: db)
+        mayHaveTombstones = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sk_tombstone)") ?? true
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
     }
@@ -53,6 +61,7 @@ final class RemoteTransactionApplier {
         for change in transaction.changes {
             try apply(change, of: transaction, historyID: id)
         }
+        report.changes[peer, default: 0] += transaction.changes.count
         try db.execute(sql: """
             INSERT INTO sk_peer (peer, is_local, first_seen, last_seq) VALUES (?, 0, ?, ?)
             ON CONFLICT (peer) DO UPDATE SET last_seq = excluded.last_seq
@@ -68,20 +77,33 @@ final class RemoteTransactionApplier {
         return last
     }
 
-    private func apply(_ change: SyncChange, of transaction: SyncTransaction, historyID: Int64) throws {
-        let id = change.globalID
-        guard let schema = store.syncSchemas[change.entity], let plan = store.plans[change.entity] else {
-            report.skipped.append("\(change.kind.rawValue) of \(id): entity '\(change.entity)' is not in this store's model")
+    private func apply(_ encodedChange: SyncChange, of transaction: SyncTransaction, historyID: Int64) throws {
+        let id = encodedChange.globalID
+        guard let schema = store.syncSchemas[encodedChange.entity], let plan = store.plans[encodedChange.entity] else {
+            report.skipped.append("\(encodedChange.kind.rawValue) of \(id): entity '\(encodedChange.entity)' is not in this store's model")
             return
         }
-        report.changes[transaction.peer, default: 0] += 1
-        report.touchedRecords.insert(id)
-        if change.kind != .delete, try clocks.isDeleted(id) {
+        if encodedChange.kind != .delete, try isDeleted(id) {
             report.changesToDeletedRecords += 1
             return
         }
-        let rank: PropertyClock.Rank = change.kind == .insert ? .insert : .update
+        let rank: PropertyClock.Rank = encodedChange.kind == .insert ? .insert : .update
         let clock = PropertyClock(rank: rank, timestamp: transaction.clock, peer: transaction.peer)
+        // The fast path: a new record bound straight from its encoded payload.
+        if encodedChange.kind == .insert, let payload = encodedChange.encodedPayload {
+            guard !plan.isAbstract else {
+                report.skipped.append("insert of \(id): entity \(encodedChange.entity) is abstract")
+                return
+            }
+            switch try writer.writeEncoded(entity: encodedChange.entity, globalID: id, seed: encodedChange.seed, payload: payload) {
+            case .inserted(let memberships):
+                try applyMemberships(memberships, of: id, schema: schema, clock: clock)
+                return
+            case .exists, .needsDecoding:
+                break
+            }
+        }
+        let change = try decoded(encodedChange, schema: schema)
         switch change.kind {
         case .delete:
             try applyDelete(change, schema: schema, clock: clock, historyID: historyID)
@@ -119,6 +141,31 @@ final class RemoteTransactionApplier {
         }
     }
 
+    /// `change` with its properties (or tombstone) decoded from its encoded payload, when it kept one.
+    private func decoded(_ change: SyncChange, schema: SyncEntitySchema) throws -> SyncChange {
+        guard let payload = change.encodedPayload else { return change }
+        let properties = try payload.withUnsafeBytes { bytes in
+            try ChangePayload.decode(bytes, schema: schema) { _ in
+                throw WireError(offset: 0, problem: "a log names a blob file instead of holding its bytes")
+            }
+        }
+        var result = change
+        result.encodedPayload = nil
+        if change.kind == .delete {
+            for case .attribute(let name, let value) in properties { result.tombstone[name] = value }
+        } else {
+            result.properties = properties
+        }
+        return result
+    }
+
+    private func applyMemberships(_ memberships: [(String, [MembershipChange])], of id: GlobalID, schema: SyncEntitySchema, clock: PropertyClock) throws {
+        for (name, changes) in memberships {
+            guard let position = schema.position(of: name), let property = schema.property(at: position) else { continue }
+            for membership in changes { _ = try applyMembership(membership, of: id, storage: property.storage, clock: clock) }
+        }
+    }
+
     /// A record this store does not have: written like a bulk import's (an insert run of the
     /// imported transaction), then its memberships.
     private func insert(_ change: SyncChange, schema: SyncEntitySchema, clock: PropertyClock) throws {
@@ -138,12 +185,7 @@ final class RemoteTransactionApplier {
         let record = ImportRecord(entity: change.entity, globalID: change.globalID, values: values, toOne: toOne,
                                   toOneOrder: toOneOrder, seed: change.seed)
         try writer.write(record, checked: true)
-        for (name, changes) in memberships {
-            guard let position = schema.position(of: name), let property = schema.property(at: position) else { continue }
-            for membership in changes {
-                _ = try applyMembership(membership, of: change.globalID, storage: property.storage, clock: clock)
-            }
-        }
+        try applyMemberships(memberships, of: change.globalID, schema: schema, clock: clock)
     }
 
     /// Applies each property whose clock here is older than `clock`; returns the names applied.
@@ -207,7 +249,6 @@ final class RemoteTransactionApplier {
             try db.cachedStatement(sql: "DELETE FROM \(quoted) WHERE owner = ? AND target = ?").execute(arguments: [owner.rawValue, target.rawValue])
         }
         try clocks.setMembershipClock(table: table, owner: owner, target: target, present: membership.added, to: clock)
-        report.touchedRecords.insert(membership.member)
         return true
     }
 
@@ -215,6 +256,7 @@ final class RemoteTransactionApplier {
         let id = change.globalID
         let identity = change.tombstone.isEmpty ? nil : String(decoding: try encoder.encode(change.tombstone), as: UTF8.self)
         try clocks.recordDelete(of: id, entity: change.entity, clock: clock, identity: identity)
+        mayHaveTombstones = true
         if try existingEntity(of: id, table: schema.table) != nil {
             let transaction = StoreTransaction(db: db, store: store, now: Date())
             try transaction.keepInsertOfRecordLeaving(id, table: schema.table)
@@ -235,7 +277,27 @@ final class RemoteTransactionApplier {
     }
 
     private func existingEntity(of id: GlobalID, table: String) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT _entity FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?"), arguments: [id.rawValue])
+        let statement: RawStatement
+        if let known = entityLookups[table] {
+            statement = known
+        } else {
+            statement = try RawStatement("SELECT _entity FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", db: db, path: store.path)
+            entityLookups[table] = statement
+        }
+        statement.reset()
+        statement.bind(1, id.rawValue)
+        defer { statement.reset() }
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    private func isDeleted(_ id: GlobalID) throws -> Bool {
+        guard mayHaveTombstones else { return false }
+        let statement = try tombstoneLookup ?? RawStatement("SELECT 1 FROM sk_tombstone WHERE gid = ?", db: db, path: store.path)
+        tombstoneLookup = statement
+        statement.reset()
+        statement.bind(1, id.rawValue)
+        defer { statement.reset() }
+        return try statement.step()
     }
 
     /// The SQLite value to store for `value`: as given when it does not fit the type (sync stores

@@ -20,6 +20,11 @@ public struct SyncChange: Hashable, Sendable {
     public var properties: [SyncPropertyChange]
     /// For a delete: the values of the record's identifying attributes (seed key, uniqueness constraints).
     public var tombstone: [String: AttributeValue]
+    /// The change's payload as a log holds it, when it was read by a decoder that keeps payloads
+    /// instead of decoding them (``TransactionLogDecoder/init(model:peer:decodingPayloads:)``);
+    /// ``properties`` and ``tombstone`` are then empty. The import decodes it when it needs to, and
+    /// binds an insert's values straight from it.
+    public var encodedPayload: [UInt8]?
 
     /// Creates a change.
     public init(kind: ChangeKind, entity: String, globalID: GlobalID, seed: SeedMark? = nil,

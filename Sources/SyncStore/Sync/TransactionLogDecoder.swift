@@ -15,19 +15,20 @@ import ObjectModel
 public struct TransactionLogDecoder {
     private let schemas: [String: SyncEntitySchema]
     private let peer: String
+    private let decodingPayloads: Bool
 
     /// A decoder for logs of `peer` written with `model`.
-    public init(model: ManagedModel, peer: String) {
+    ///
+    /// - Parameter decodingPayloads: decode each change's properties (the default); with `false`,
+    ///   each change keeps its encoded payload (``SyncChange/encodedPayload``), which the import
+    ///   binds straight into the store: the faster way to import.
+    public init(model: ManagedModel, peer: String, decodingPayloads: Bool = true) {
         let layout = StoreLayout(model: model)
         schemas = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
             SyncEntitySchema(entity: entity.name, layout: layout, model: model).map { (entity.name, $0) }
         })
         self.peer = peer
-    }
-
-    init(schemas: [String: SyncEntitySchema], peer: String) {
-        self.schemas = schemas
-        self.peer = peer
+        self.decodingPayloads = decodingPayloads
     }
 
     /// Calls `body` with each transaction of `bytes`, in order.
@@ -85,6 +86,11 @@ public struct TransactionLogDecoder {
         let payload = try reader.slice()
         guard let schema = schemas[entity] else {
             throw WireError(offset: start, problem: "entity '\(entity)' is not in the model")
+        }
+        if !decodingPayloads {
+            var change = SyncChange(kind: kind, entity: entity, globalID: globalID, seed: seed)
+            change.encodedPayload = Array(payload)
+            return change
         }
         let properties: [SyncPropertyChange]
         do {
