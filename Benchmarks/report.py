@@ -95,6 +95,29 @@ def main():
                       "unit": "s", "figure": check_seconds, "reference": integrity_seconds,
                       "ratio": check_seconds / integrity_seconds, "goal": "ratio ≤ 2×",
                       "met": check_seconds / integrity_seconds <= 2})
+    if "sync.export.seconds" in values:
+        changes = int(median("sync.changes"))
+        export_rate = changes / median("sync.export.seconds")
+        import_rate = changes / median("sync.import.seconds")
+        log_bytes = median("sync.log_bytes")
+        jsonl_bytes = median("sync.jsonl_bytes")
+        table.append({"measurement": f"sync export, {changes:,} changes (the whole command)", "unit": "changes/s",
+                      "figure": export_rate, "reference": None, "ratio": None, "goal": "figure ≥ 300,000 changes/s",
+                      "met": export_rate >= 300_000})
+        table.append({"measurement": f"sync log files, {changes:,} changes (reference: the same changes as JSON lines)",
+                      "unit": "MiB", "figure": log_bytes / MIB, "reference": jsonl_bytes / MIB, "ratio": log_bytes / jsonl_bytes,
+                      "goal": "ratio ≤ 0.5", "met": log_bytes / jsonl_bytes <= 0.5})
+        table.append({"measurement": f"sync import and merge into a new peer, {changes:,} changes (the whole command)", "unit": "changes/s",
+                      "figure": import_rate, "reference": None, "ratio": None, "goal": "figure ≥ 150,000 changes/s",
+                      "met": import_rate >= 150_000})
+        if "syncbig.import.rss_kib" in values:
+            big_changes = int(median("syncbig.changes"))
+            for step in ("export", "import"):
+                small = peak(f"sync.{step}.rss_kib") * 1024 / MIB
+                large = peak(f"syncbig.{step}.rss_kib") * 1024 / MIB
+                table.append({"measurement": f"sync {step}, {big_changes:,} changes: peak memory (reference: {changes:,})",
+                              "unit": "MiB", "figure": large, "reference": small, "ratio": large / small,
+                              "goal": "ratio ≤ 1.10", "met": large / small <= 1.10})
     # For information: the C insert into a table of the same columns without its indexes (the
     # unique global ID index costs most), closer to DESIGN.md §8's raw C API figure.
     if "plist.cbare.rows_per_second" in values:

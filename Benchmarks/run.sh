@@ -6,8 +6,8 @@
 # Environment (defaults match the requirements):
 #   BENCH_SPEECHES=1000000       speeches in the property list migrated for speed and memory
 #   BENCH_COREDATA_ROWS=1000000  rows of the generated Core Data store
-#   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches for peak memory (slow:
-#                                a few minutes once the input exists; off by default)
+#   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches, and sync as many changes, for
+#                                peak memory (slow: several minutes once the inputs exist; off by default)
 #   BENCH_BIG_SPEECHES=4000000   size of that run
 #   BENCH_RUNS=3                 runs of the cheap measurements (C baselines, check); the median is kept
 #   BENCH_SLOW_RUNS=1            runs of each full migration (storekeep, Python); the median is kept
@@ -180,15 +180,45 @@ result = db.execute("PRAGMA integrity_check").fetchall()
 sys.exit(0 if result == [("ok",)] else 1)' "$cdstore"
     timed check.storekeep "$storekeep" check "$cdstore" --full --quiet
 done
+# 4. Sync: export of that store's records into a container, and their import into a new empty peer
+# made like it (what a new device does); the log files against the same changes as JSON lines.
+content_name() { "$storekeep" info "$1" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["contentName"])'; }
+sync_case() { # PREFIX STORE: export STORE's transactions, then import them into a new peer.
+    local prefix=$1 source=$2 box=$work/container-$1 peer=$work/peer-$1.store
+    rm -rf "$box"; mkdir -p "$box"; remove_store "$peer"
+    timed "$prefix.export" "$storekeep" sync "$source" --container "$box" --quiet
+    record "$prefix.log_bytes" "$(find "$box" -name '*.sklog' -printf '%s\n' | python3 -c 'import sys; print(sum(int(n) for n in sys.stdin))')"
+    "$storekeep" init "$peer" --model "$source" --content-name "$(content_name "$source")" --peer-id bench-new-peer --quiet >/dev/null
+    timed "$prefix.import" "$storekeep" sync "$peer" --container "$box" --quiet
+    remove_store "$peer"; rm -rf "$box"
+}
+record sync.changes "$coredata_rows"
+for run in $(seq "$slow_runs"); do
+    step "storekeep sync: export and import of $coredata_rows changes (run $run of $slow_runs)"
+    sync_case sync "$work/coredata-1.store"
+done
+python3 Benchmarks/changes-as-jsonl.py "$work/coredata-1.store" "$work/changes.jsonl"
+record sync.jsonl_bytes "$(stat -c %s "$work/changes.jsonl")"
+rm -f "$work/changes.jsonl"
 for run in $(seq "$slow_runs"); do remove_store "$work/coredata-$run.store"; done
 
-# 4. Peak memory at the big size (slow: only with BENCH_4M=1).
+# 5. Peak memory at the big size (slow: only with BENCH_4M=1).
 if [[ $big_case == 1 ]]; then
     bigdata=$(plist "$big")
     record big.speeches "$big"
     step "storekeep migrate, $big speeches, for peak memory"
     migrate big.storekeep "$bigdata" "$work/big.store" --mapping "$mapping"
     remove_store "$work/big.store"
+    bigcoredata=$work/coredata-$big.sqlite
+    if [[ ! -f $bigcoredata ]]; then
+        step "generating $bigcoredata"
+        python3 Benchmarks/generate-coredata-store.py "$bigcoredata" --rows "$big"
+    fi
+    step "storekeep sync: export and import of $big changes, for peak memory"
+    migrate big.coredata "$bigcoredata" "$work/bigcd.store"
+    record syncbig.changes "$big"
+    sync_case syncbig "$work/bigcd.store"
+    remove_store "$work/bigcd.store"
 fi
 
 record machine.load_after "$(cut -d' ' -f1 /proc/loadavg)"
