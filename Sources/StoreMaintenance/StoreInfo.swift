@@ -57,6 +57,22 @@ public struct StoreInfo: Encodable, Sendable, Equatable {
     public var history: History
     /// Bytes used by the database files (main file, WAL and shared memory).
     public var databaseBytes: Int64
+    /// One rekey of the store's content name, from its migration history.
+    public struct Rekey: Codable, Sendable, Hashable {
+        /// The content name left.
+        public var from: String
+        /// The content name moved to.
+        public var to: String
+        /// When.
+        public var at: Date
+        /// What happened (who rekeyed, which baseline).
+        public var description: String
+    }
+    /// The store's rekeys, oldest first.
+    public var rekeys: [Rekey]
+    /// Where the store stands with sync: the last transaction it issued and exported, and per
+    /// other peer the last imported.
+    public var sync: SyncStatus
 
     /// Gathers the information from an open store.
     ///
@@ -69,13 +85,17 @@ public struct StoreInfo: Encodable, Sendable, Equatable {
         contentName = metadata.contentName
         peerID = metadata.peerID
         accountToken = metadata.accountToken
-        syncEnabled = metadata.syncEnabled
         createdAt = metadata.createdAt
         model = Model(name: metadata.modelName, version: metadata.modelVersion,
                       versionIdentifier: metadata.modelVersionIdentifier, hash: metadata.modelHash)
         entities = try store.liveRecordCounts()
+        syncEnabled = try store.syncStatus().enabled
         let summary = try store.historySummary()
         history = History(transactions: summary.transactions, changes: summary.changes, localSequence: summary.localSequence)
+        rekeys = try store.migrations().filter { $0.key.hasPrefix("rekey:") }.map { run in
+            Rekey(from: run.source, to: String(run.version.dropFirst("rekey ".count)), at: run.started, description: run.description)
+        }
+        sync = try store.syncStatus()
         databaseBytes = ["", "-wal", "-shm"].reduce(0) { total, suffix in
             let size = (try? FileManager.default.attributesOfItem(atPath: store.path + suffix)[.size] as? NSNumber)?.int64Value
             return total + (size ?? 0)

@@ -2,7 +2,7 @@ import Foundation
 
 /// The header of a transaction log file (`docs/container.md`, "Log files"): what the file holds and
 /// where it belongs, checked against its place in the container before its body is read.
-public struct LogHeader: Codable, Hashable, Sendable {
+public struct LogHeader: Codable, Hashable, Sendable, FramedFile.Header {
     /// The log file format (1).
     public var format: Int
     /// The content name the log was exported under.

@@ -16,10 +16,12 @@ enum EncodedInsertOutcome {
 extension ImportWriter {
     /// Inserts one imported record straight from its encoded insert payload (the import's fast
     /// path: no record value is built). Attributes the payload leaves out take the model's default.
+    /// Without a history transaction begun (``runs`` is `nil`: a baseline), the record has no insert run.
     ///
     /// - Throws: ``StoreError``; `WireError` for a malformed payload.
     func writeEncoded(entity: String, globalID: GlobalID, seed: SeedMark?, payload: [UInt8]) throws -> EncodedInsertOutcome {
-        guard let plan = plan(of: entity), let schema = store.syncSchemas[entity], let ledger = runs else {
+        let ledger = runs
+        guard let plan = plan(of: entity), let schema = store.syncSchemas[entity] else {
             throw StoreError(.invalidRequest, path: store.path, message: "cannot import \(globalID): there is no entity named '\(entity)'")
         }
         let encoded: EncodedInsertPlan
@@ -94,15 +96,16 @@ extension ImportWriter {
                 try bind(value, column: columns[position], entity: entity, at: Int32(7 + position), in: statement, blobKey: nil)
             }
         }
-        let run = runForMask(mask, plan: plan, ledger: ledger, entity: entity)
-        statement.bind(6, ledger.id(ofRun: run))
+        // Without a history transaction (a baseline), the record has no insert run.
+        let run = ledger.map { runForMask(mask, plan: plan, ledger: $0, entity: entity) }
+        if let ledger, let run { statement.bind(6, ledger.id(ofRun: run)) }
         let code = statement.execute()
         guard code == SQLITE_DONE else {
             if sqlite3_extended_errcode(db.sqliteConnection) == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ { return .exists }
             throw StoreError.wrapping(DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))),
                                       path: store.path, action: "write \(globalID)")
         }
-        ledger.add(rowID: sqlite3_last_insert_rowid(db.sqliteConnection), toRun: run)
+        if let ledger, let run { ledger.add(rowID: sqlite3_last_insert_rowid(db.sqliteConnection), toRun: run) }
         return .inserted(memberships: memberships)
     }
 

@@ -15,3 +15,8 @@ extension RawStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 }
+
+extension RawStatement {
+    /// Column `index` as a double (0 for NULL).
+    func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+}

@@ -14,11 +14,17 @@ extension StoreTransaction {
             WHERE is_local != 0
             """)
         var changed = db.changesCount > 0
-        try db.execute(sql: """
-            UPDATE sk_peer SET last_seq = COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0)
-            WHERE is_local = 0 AND last_seq != COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0)
-            """)
-        changed = changed || db.changesCount > 0
+        let floor = try SyncStore.historyFloor(in: db)
+        for row in try Row.fetchAll(db, sql: """
+            SELECT peer, last_seq, COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0) FROM sk_peer WHERE is_local = 0
+            """) {
+            guard let peer: String = row[0] else { continue }
+            let held = max(row[2] as Int64? ?? 0, floor[peer] ?? 0)
+            if (row[1] as Int64?) != held {
+                try db.execute(sql: "UPDATE sk_peer SET last_seq = ? WHERE peer = ?", arguments: [held, peer])
+                changed = true
+            }
+        }
         return changed
     }
 }

@@ -25,27 +25,30 @@ extension SyncStore {
 
     /// Where the store stands with sync.
     public func syncStatus() throws -> SyncStatus {
-        try read("read the sync state") { db in
-            let local = metadata.peerID
-            let hasCounters = try db.columns(in: "sk_peer").contains { $0.name == "last_seq" }
-            let issued = hasCounters ? try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [local]) ?? 0 : 0
-            let held = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [local]) ?? 0
-            let exported = hasCounters ? try Int64.fetchOne(db, sql: "SELECT exported_seq FROM sk_peer WHERE peer = ?", arguments: [local]) ?? 0 : 0
-            let values = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata").compactMap { row -> (String, String)? in
-                guard let key: String = row[0], let value: String = row[1] else { return nil }
-                return (key, value)
-            }, uniquingKeysWith: { first, _ in first })
-            var watermarks: [String: Int64] = [:]
-            if hasCounters {
-                for row in try Row.fetchAll(db, sql: "SELECT peer, last_seq FROM sk_peer WHERE is_local = 0") {
-                    if let peer: String = row[0], let last: Int64 = row[1] { watermarks[peer] = last }
-                }
+        try read("read the sync state") { db in try syncStatus(in: db) }
+    }
+
+    /// Where the store stands with sync, read in `db`.
+    func syncStatus(in db: Database) throws -> SyncStatus {
+        let local = metadata.peerID
+        let hasCounters = try db.columns(in: "sk_peer").contains { $0.name == "last_seq" }
+        let issued = hasCounters ? try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [local]) ?? 0 : 0
+        let held = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [local]) ?? 0
+        let exported = hasCounters ? try Int64.fetchOne(db, sql: "SELECT exported_seq FROM sk_peer WHERE peer = ?", arguments: [local]) ?? 0 : 0
+        let values = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata").compactMap { row -> (String, String)? in
+            guard let key: String = row[0], let value: String = row[1] else { return nil }
+            return (key, value)
+        }, uniquingKeysWith: { first, _ in first })
+        var watermarks: [String: Int64] = [:]
+        if hasCounters {
+            for row in try Row.fetchAll(db, sql: "SELECT peer, last_seq FROM sk_peer WHERE is_local = 0") {
+                if let peer: String = row[0], let last: Int64 = row[1] { watermarks[peer] = last }
             }
-            return SyncStatus(localSequence: max(issued, held), exportedSequence: exported, watermarks: watermarks,
-                              enabled: values["syncEnabled"] == "1", everEnabled: values[Self.syncContainerKey] != nil,
-                              container: values[Self.syncContainerKey],
-                              clock: HybridTimestamp(rawValue: values[StoreSchema.clockKey].flatMap { Int64($0) } ?? 0))
         }
+        return SyncStatus(localSequence: max(issued, held), exportedSequence: exported, watermarks: watermarks,
+                          enabled: values["syncEnabled"] == "1", everEnabled: values[Self.syncContainerKey] != nil,
+                          container: values[Self.syncContainerKey],
+                          clock: HybridTimestamp(rawValue: values[StoreSchema.clockKey].flatMap { Int64($0) } ?? 0))
     }
 
     /// Records that this peer's transactions up to `sequence` are published in the current content
@@ -73,6 +76,29 @@ extension SyncStore {
             try database.write(body)
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error, path: path, action: action)
+        }
+    }
+}
+
+extension SyncStore {
+    /// Moves the store to the content name `name` (a rekey): from now on it syncs there, and its
+    /// transactions after `exported` are exported there (those up to it are in the new content
+    /// name's baseline). Recorded in the migration history like a migration, with `description`.
+    ///
+    /// The store's ``metadata`` still says the old name: open the store again to read the new one.
+    ///
+    /// - Throws: ``StoreError`` `invalidRequest` for an unusable name.
+    public func switchContentName(to name: String, exportedThrough exported: Int64, description: String) throws {
+        try Self.validate(name: name, what: "content name", path: path)
+        let now = Date().timeIntervalSince1970
+        try writeSyncState("switch the content name to \(name)") { db in
+            try StoreSchema.createMigrationTables(in: db)
+            try db.execute(sql: "UPDATE sk_metadata SET value = ? WHERE key = 'contentName'", arguments: [name])
+            try db.execute(sql: "UPDATE sk_peer SET exported_seq = ? WHERE peer = ?", arguments: [exported, metadata.peerID])
+            try db.execute(sql: """
+                INSERT INTO sk_migration (key, version, description, source, checksum, started, finished, rows, rejected, success)
+                VALUES (?, ?, ?, ?, '', ?, ?, 0, 0, 1)
+                """, arguments: ["rekey:\(metadata.contentName):\(name)", "rekey \(name)", description, metadata.contentName, now, now])
         }
     }
 }

@@ -213,7 +213,7 @@ public final class SyncStore: Sendable {
         return configuration
     }
 
-    private static func validate(name: String, what: String, path: String) throws {
+    static func validate(name: String, what: String, path: String) throws {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
         guard !name.isEmpty, !name.hasPrefix("."), name.count <= 200,
               name.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {

@@ -19,7 +19,8 @@ struct StoreInfoText {
                 ["content name", info.contentName],
                 ["peer", info.peerID],
                 ["account", info.accountToken ?? "(none)"],
-                ["sync", info.syncEnabled ? "on" : "off"],
+                ["sync", (info.syncEnabled ? "on" : "off") + (info.sync.container.map { " (container \($0))" } ?? "")],
+                ["exported", "\(info.sync.exportedSequence) of \(info.sync.localSequence) transactions"],
                 ["created", created],
                 ["history", "\(info.history.transactions) transactions, \(info.history.changes) changes"],
                 ["size", "\(info.databaseBytes) bytes"],
@@ -28,6 +29,12 @@ struct StoreInfoText {
         let counts = TextTable(
             columns: [.init("entity"), .init("records", alignment: .right)],
             rows: info.entities.keys.sorted().map { [$0, String(info.entities[$0] ?? 0)] })
-        return metadata.render() + "\n\n" + counts.render()
+        var text = metadata.render()
+        if !info.rekeys.isEmpty {
+            let rekeys = TextTable(columns: [.init("rekeyed"), .init("from"), .init("to"), .init("what")],
+                                   rows: info.rekeys.map { [ISO8601DateFormatter().string(from: $0.at), $0.from, $0.to, $0.description] })
+            text += "\n\n" + rekeys.render()
+        }
+        return text + "\n\n" + counts.render()
     }
 }

@@ -35,6 +35,7 @@ struct Storekeep: ParsableCommand {
             RepairCommand.self,
             SyncCommand.self,
             ApplyCommand.self,
+            RekeyCommand.self,
             VersionCommand.self,
         ]
     )

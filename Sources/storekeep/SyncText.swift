@@ -11,6 +11,10 @@ enum SyncText {
         } else if report.syncEnabled {
             let dry = report.dryRun ? " (dry run: nothing changed)" : ""
             lines.append("\(report.store): peer \(report.peer) in \(namespace)\(dry)")
+            if let old = report.followedRedirectFrom {
+                lines.append("followed the rekey of content name \(old) to \(report.contentName)")
+            }
+            for baseline in report.baselinesApplied { lines.append("started from baseline \(baseline)") }
             lines.append("exported: \(report.exportedTransactions) transaction(s), \(report.exportedChanges) change(s) in \(report.logsWritten.count) log file(s)")
             if report.importedTransactions.isEmpty {
                 lines.append("imported: nothing new")

@@ -140,4 +140,45 @@ import Testing
         // A added blue (B never touched it); B's removal of red is later than A's unchanged red.
         #expect(try a.related("tags", of: note) == [blue])
     }
+
+    @Test func aBaselineGivesANewPeerTheSameContentAndClocks() throws {
+        let a = try store("A"), b = try store("B"), fresh = try store("N")
+        let (note, red, blue, tag) = try a.save(author: "app") { tx in
+            let note = try tx.insert("Note", values: ["title": .string("n")])
+            let red = try tx.insert("Tag", values: ["name": .string("red")])
+            let blue = try tx.insert("Tag", values: ["name": .string("blue")])
+            try tx.setToMany("tags", of: note, to: [red, blue])
+            let tag = try tx.insert("Tag", values: ["name": .string("gone")])
+            try tx.insert("Attachment", values: ["data": .binary(Data(repeating: 3, count: 9_000))])
+            return (note, red, blue, tag)
+        }
+        try exchange([a, b])
+        try a.save(author: "app") { tx in
+            try tx.update(note, values: ["title": .string("edited")])
+            try tx.setToMany("tags", of: note, to: [red])
+            try tx.delete(tag)
+        }
+        try exchange([a, b])
+        // B changes the title again, later; N starts from A's baseline, then imports B's change.
+        try b.save(author: "app") { try $0.update(note, values: ["title": .string("from B")]) }
+        let encoder = BaselineEncoder()
+        let coverage = try a.exportBaseline(into: encoder)
+        #expect(coverage.vector == ["A": 2])
+        _ = try fresh.applyBaseline(encoder.bytes, coverage: coverage)
+        #expect(try fresh.contentDigest() == a.contentDigest())
+        #expect(try fresh.importWatermarks()["A"] == 2)
+        #expect(try fresh.historyFloor()["A"] == 2)
+        // The deleted record stays deleted, and a later change merges as it does on A.
+        try push(b, to: fresh)
+        try push(b, to: a)
+        #expect(try fresh.record(tag) == nil)
+        #expect(try fresh.contentDigest() == a.contentDigest())
+        #expect(try fresh.related("tags", of: note) == [red])
+        _ = blue
+        // A baseline merged into a store that already holds the content changes nothing.
+        let again = BaselineEncoder()
+        let coverageAgain = try a.exportBaseline(into: again)
+        _ = try b.applyBaseline(again.bytes, coverage: coverageAgain)
+        #expect(try b.contentDigest() == a.contentDigest())
+    }
 }

@@ -86,6 +86,8 @@ public enum CheckCode: String, Codable, Sendable, CaseIterable, Comparable {
     case syncWatermarkMismatch = "sync.watermarkMismatch"
     /// Local transactions not yet exported are missing from the history.
     case syncUnexportedMissing = "sync.unexportedMissing"
+    /// The store's content name was rekeyed in its container; the store has not followed yet.
+    case syncRedirected = "sync.redirected"
     /// The store's lock file was left by a process that no longer exists.
     case lockStale = "lock.stale"
     /// The store's lock file cannot be read.
@@ -94,7 +96,7 @@ public enum CheckCode: String, Codable, Sendable, CaseIterable, Comparable {
     /// The code's fixed severity.
     public var severity: CheckSeverity {
         switch self {
-        case .historyUnknownPeer, .blobOrphaned, .migrationFileChanged, .migrationFileMissing, .lockStale, .lockUnreadable:
+        case .historyUnknownPeer, .syncRedirected, .blobOrphaned, .migrationFileChanged, .migrationFileMissing, .lockStale, .lockUnreadable:
             return .warning
         default:
             return .violation

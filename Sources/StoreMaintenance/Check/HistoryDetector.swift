@@ -41,10 +41,14 @@ enum HistoryDetector {
             WHERE previous IS NOT NULL AND seq > previous + 1 ORDER BY peer, seq
             """)
         var byPeer: [(peer: String, ranges: [SequenceRange])] = []
+        let floor = SyncStateDetector.historyFloor(context)
         for row in rows {
             let peer: String = row["peer"] ?? ""
+            let range = SequenceRange(first: row["first"] ?? 0, last: row["last"] ?? 0)
+            // Below the history floor, transactions left with an archive or came in a baseline.
+            guard range.last > (floor[peer] ?? 0) else { continue }
             if byPeer.last?.peer != peer { byPeer.append((peer, [])) }
-            byPeer[byPeer.count - 1].ranges.append(SequenceRange(first: row["first"] ?? 0, last: row["last"] ?? 0))
+            byPeer[byPeer.count - 1].ranges.append(range)
         }
         for (peer, ranges) in byPeer {
             context.add(.historySequenceGap, property: peer) {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The invariants sync relies on (format 4): the local sequence counter never behind the history,
@@ -6,9 +7,11 @@ import GRDB
 enum SyncStateDetector {
     /// Checks `sk_peer`'s counters against `sk_transaction` (stores before format 4 have no counters).
     static func check(_ context: CheckContext) throws {
+        redirected(context)
         let db = context.db
         guard let columns = try context.columns(ofTable: "sk_peer"), columns.contains("last_seq"), columns.contains("exported_seq"),
               let own = context.metadata["peerID"] else { return }
+        let floor = historyFloor(context)
         let rows = try Row.fetchAll(db, sql: """
             SELECT p.peer, p.is_local, p.last_seq, p.exported_seq,
                    (SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = p.peer) AS held
@@ -37,16 +40,39 @@ enum SyncStateDetector {
                     }
                 }
                 try unexportedMissing(context, peer: peer, after: exported, through: max(counter, held))
-            } else if counter != held {
+            } else if counter != max(held, floor[peer] ?? 0) {
                 context.add(.syncWatermarkMismatch, property: peer) {
                     var finding = CheckFinding(code: .syncWatermarkMismatch,
-                                               message: "the watermark of peer \(peer) is \(counter), but the last of its transactions the history holds is \(held)",
+                                               message: "the watermark of peer \(peer) is \(counter), but the last of its transactions the history holds (or a baseline brought in) is \(max(held, floor[peer] ?? 0))",
                                                hint: "run `storekeep repair`, which sets the watermark to what the history holds; the next sync imports from there")
                     finding.peer = peer
                     return finding
                 }
             }
         }
+    }
+
+    /// A content name rekeyed in the container of the store's last sync, which the store has not followed.
+    private static func redirected(_ context: CheckContext) {
+        guard let container = context.metadata["syncContainer"], let name = context.metadata["contentName"] else { return }
+        let path = "\(container)/\(name)/redirect.json"
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let target = (FileManager.default.contents(atPath: path)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["to"] as? String
+        context.add(.syncRedirected) {
+            var finding = CheckFinding(code: .syncRedirected,
+                                       message: "content name \(name) was rekeyed\(target.map { " to \($0)" } ?? "") (\(path)); this store still syncs under the old name",
+                                       hint: "run `storekeep sync` on the store: it imports what remains under \(name), then follows the rekey")
+            finding.file = path
+            return finding
+        }
+    }
+
+    /// Per peer, the sequence number up to which the history may be missing (`sk_metadata.historyFloor`).
+    static func historyFloor(_ context: CheckContext) -> [String: Int64] {
+        guard let text = context.metadata["historyFloor"], let floor = try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8)) else {
+            return [:]
+        }
+        return floor
     }
 
     /// Local transactions after `exported` missing from the history: they can never be exported.

@@ -60,7 +60,17 @@ public struct StoreSynchronizer: Sendable {
             try store.setSyncEnabled(true, container: container)
         }
         let session = SyncSession(store: store, namespace: namespace(of: store), options: options, report: report)
+        // A rekeyed content name: follow it (once per hop; a chain of rekeys is followed to its end).
+        for _ in 0..<8 {
+            guard let redirect = try session.namespace.redirect() else { break }
+            guard try session.followRedirect(redirect, path: path) else {
+                report = try session.finish()
+                report.seconds = Date().timeIntervalSince(started)
+                return report
+            }
+        }
         try session.export()
+        try session.applyBaselineIfNeeded()
         let imported = try session.importAll()
         if imported, !options.dryRun {
             try session.fix(path: path)

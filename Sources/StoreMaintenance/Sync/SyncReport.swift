@@ -18,6 +18,10 @@ public struct SyncReport: Codable, Sendable {
     public var exportedTransactions = 0
     public var exportedChanges = 0
     public var logsWritten: [String] = []
+    /// Baselines applied (a new peer's start, or a peer behind a rekey or an archive).
+    public var baselinesApplied: [String] = []
+    /// When the store's content name was rekeyed: the name it followed the redirect from.
+    public var followedRedirectFrom: String?
     /// Per peer: transactions and changes imported.
     public var importedTransactions: [String: Int] = [:]
     public var importedChanges: [String: Int] = [:]

@@ -39,6 +39,7 @@ extension SyncSession {
                 }
             } else {
                 let result = try store.applyRemoteTransactions(batch)
+                CrashPoint.reach("sync.import.batch")
                 report.importedTransactions.merge(result.transactions, uniquingKeysWith: +)
                 report.importedChanges.merge(result.changes, uniquingKeysWith: +)
                 report.conflictsWon += result.conflictsWon

@@ -5,8 +5,8 @@ import SyncStore
 
 /// One run of `sync` on one open store: the steps ``StoreSynchronizer`` takes, and the report they fill in.
 final class SyncSession {
-    let store: SyncStore
-    let namespace: SyncNamespace
+    var store: SyncStore
+    var namespace: SyncNamespace
     let options: SyncOptions
     var report: SyncReport
     var peer: String { store.metadata.peerID }
@@ -52,7 +52,9 @@ final class SyncSession {
             report.exportedChanges += encoder.changeCount
             if !options.dryRun {
                 report.logsWritten.append(try publish(encoder))
+                CrashPoint.reach("sync.log.published")
                 try store.recordExported(through: last)
+                CrashPoint.reach("sync.log.recorded")
             }
             published = last
             if !more { break }
@@ -120,6 +122,7 @@ final class SyncSession {
     /// Makes `repair`'s deterministic fixes after an import (``ImportFixer``).
     func fix(path: String) throws {
         report.fixes += try ImportFixer(path: path).run()
+        CrashPoint.reach("sync.fixed")
     }
 
     /// Reports the peers of the same content name that sync with another model version.

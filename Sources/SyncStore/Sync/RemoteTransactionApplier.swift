@@ -7,9 +7,9 @@ final class RemoteTransactionApplier {
     let store: SyncStore
     let db: Database
     private(set) var report = RemoteImportReport()
-    private let writer: ImportWriter
+    let writer: ImportWriter
     private let localPeer: String
-    private let clocks: ClockStore
+    let clocks: ClockStore
     private var watermarks: [String: Int64] = [:]
     private let encoder: JSONEncoder
     /// Per entity table, the statement that finds a record's exact entity by global ID (C API:
@@ -159,7 +159,7 @@ final class RemoteTransactionApplier {
         return result
     }
 
-    private func applyMemberships(_ memberships: [(String, [MembershipChange])], of id: GlobalID, schema: SyncEntitySchema, clock: PropertyClock) throws {
+    func applyMemberships(_ memberships: [(String, [MembershipChange])], of id: GlobalID, schema: SyncEntitySchema, clock: PropertyClock) throws {
         for (name, changes) in memberships {
             guard let position = schema.position(of: name), let property = schema.property(at: position) else { continue }
             for membership in changes { _ = try applyMembership(membership, of: id, storage: property.storage, clock: clock) }
@@ -188,11 +188,14 @@ final class RemoteTransactionApplier {
         try applyMemberships(memberships, of: change.globalID, schema: schema, clock: clock)
     }
 
-    /// Applies each property whose clock here is older than `clock`; returns the names applied.
-    private func merge(_ properties: [SyncPropertyChange], into id: GlobalID, schema: SyncEntitySchema, clock: PropertyClock) throws -> [String] {
+    /// Applies each property whose clock here is older than its incoming clock (`clock`, or what
+    /// `clockOf` gives for it); returns the names applied.
+    func merge(_ properties: [SyncPropertyChange], into id: GlobalID, schema: SyncEntitySchema, clock defaultClock: PropertyClock,
+               clockOf: ((String) -> PropertyClock?)? = nil) throws -> [String] {
         var applied: [String] = []
         for property in properties {
             guard let position = schema.position(of: property.name), let carried = schema.property(at: position) else { continue }
+            let clock = clockOf?(property.name) ?? defaultClock
             if case .toMany(_, let changes) = property {
                 var any = false
                 for membership in changes where try applyMembership(membership, of: id, storage: carried.storage, clock: clock) { any = true }
@@ -229,7 +232,7 @@ final class RemoteTransactionApplier {
     }
 
     /// Adds or removes one member when the membership's clock here is older; returns whether it did.
-    private func applyMembership(_ membership: MembershipChange, of source: GlobalID, storage: SyncEntitySchema.Storage, clock: PropertyClock) throws -> Bool {
+    func applyMembership(_ membership: MembershipChange, of source: GlobalID, storage: SyncEntitySchema.Storage, clock: PropertyClock) throws -> Bool {
         guard case .toMany(let table, let sourceColumn, _, _, _) = storage else { return false }
         let (owner, target) = sourceColumn == "owner" ? (source, membership.member) : (membership.member, source)
         let local = try clocks.membershipClock(table: table, owner: owner, target: target)
@@ -252,7 +255,7 @@ final class RemoteTransactionApplier {
         return true
     }
 
-    private func applyDelete(_ change: SyncChange, schema: SyncEntitySchema, clock: PropertyClock, historyID: Int64) throws {
+    func applyDelete(_ change: SyncChange, schema: SyncEntitySchema, clock: PropertyClock, historyID: Int64?) throws {
         let id = change.globalID
         let identity = change.tombstone.isEmpty ? nil : String(decoding: try encoder.encode(change.tombstone), as: UTF8.self)
         try clocks.recordDelete(of: id, entity: change.entity, clock: clock, identity: identity)
@@ -266,8 +269,10 @@ final class RemoteTransactionApplier {
                 try db.cachedStatement(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE target = ?").execute(arguments: [id.rawValue])
             }
         }
-        try db.execute(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'delete', '[]', ?)",
-                       arguments: [historyID, change.entity, id.rawValue, identity])
+        if let historyID {
+            try db.execute(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, 'delete', '[]', ?)",
+                           arguments: [historyID, change.entity, id.rawValue, identity])
+        }
     }
 
     private func recordChange(_ change: SyncChange, names: [String], historyID: Int64) throws {
@@ -276,7 +281,7 @@ final class RemoteTransactionApplier {
             .execute(arguments: [historyID, change.entity, change.globalID.rawValue, change.kind.rawValue, properties])
     }
 
-    private func existingEntity(of id: GlobalID, table: String) throws -> String? {
+    func existingEntity(of id: GlobalID, table: String) throws -> String? {
         let statement: RawStatement
         if let known = entityLookups[table] {
             statement = known
@@ -290,7 +295,7 @@ final class RemoteTransactionApplier {
         return try statement.step() ? statement.text(0) : nil
     }
 
-    private func isDeleted(_ id: GlobalID) throws -> Bool {
+    func isDeleted(_ id: GlobalID) throws -> Bool {
         guard mayHaveTombstones else { return false }
         let statement = try tombstoneLookup ?? RawStatement("SELECT 1 FROM sk_tombstone WHERE gid = ?", db: db, path: store.path)
         tombstoneLookup = statement

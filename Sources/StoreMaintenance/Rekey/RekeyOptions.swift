@@ -1,0 +1,13 @@
+/// How `storekeep rekey` runs.
+public struct RekeyOptions: Sendable {
+    /// Say what would happen; write nothing.
+    public var dryRun: Bool
+    /// How long to wait for the store's lock.
+    public var lockTimeout: Double
+
+    /// Creates options.
+    public init(dryRun: Bool = false, lockTimeout: Double = 120) {
+        self.dryRun = dryRun
+        self.lockTimeout = lockTimeout
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import ObjectModel
+import SyncContainer
+import SyncStore
+
+/// `storekeep rekey`: moves a store's content, and in time every peer of it, from its content name
+/// to another (article 3: "use a different ubiquitous content name … then migrate the existing
+/// data").
+///
+/// The steps, each safe to run again: sync in the old content name (so the baseline holds what the
+/// others exported); write a baseline of the store into the new content name and read it back;
+/// leave a redirect in the old content name naming the new one and the baseline; move the store
+/// (its transactions after the baseline are exported there next), recording the rekey in its
+/// migration history; publish its manifest in the new content name. Stopped at any point, the same
+/// command finishes the job. Every other peer follows the redirect on its next `sync`.
+///
+/// ```swift
+/// let report = try StoreRekeyer(path: "speeches.store", container: "/mnt/share", to: "SpeechTimer-v2").run()
+/// ```
+public struct StoreRekeyer: Sendable {
+    /// The store.
+    public let path: String
+    /// The container folder.
+    public let container: String
+    /// The new content name.
+    public let target: String
+    /// How to run.
+    public let options: RekeyOptions
+
+    /// Creates a rekeyer.
+    public init(path: String, container: String, to target: String, options: RekeyOptions = RekeyOptions()) {
+        self.path = path
+        self.container = URL(fileURLWithPath: container).standardizedFileURL.path
+        self.target = target
+        self.options = options
+    }
+
+    /// Runs the rekey (or says what it would do).
+    ///
+    /// - Throws: ``MaintenanceError`` (an unusable name, a content name already rekeyed elsewhere,
+    ///   the store busy), `StoreError`, ``ContainerError``.
+    public func run() throws -> RekeyReport {
+        let started = Date()
+        guard SyncNamespace.isValidName(target) else {
+            throw MaintenanceError(path: path, problem: "'\(target)' is not a usable content name",
+                                   hint: "use 1 to 200 ASCII letters, digits, '.', '_' or '-', not starting with '.'", failureKind: .usage)
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: container, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MaintenanceError(path: container, problem: "no such container folder", hint: "create the shared folder (or mount the share) first",
+                                   failureKind: .missingInput)
+        }
+        let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep rekey", waitingUpTo: options.lockTimeout)
+        defer { lock?.release() }
+        var store = try SyncStore.open(at: path, readOnly: options.dryRun)
+        let old = store.metadata.contentName
+        var report = RekeyReport(store: path, container: container, from: old, to: target, dryRun: options.dryRun)
+        if old == target {
+            // Moved by an earlier run stopped before its manifest; or nothing to do.
+            report.alreadyMoved = true
+            if !options.dryRun { try publishManifest(of: store) }
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
+        let source = SyncNamespace(container: container, contentName: old, modelHash: store.metadata.modelHash)
+        let destination = SyncNamespace(container: container, contentName: target, modelHash: store.metadata.modelHash)
+        if let existing = try source.redirect(), existing.to != target {
+            throw MaintenanceError(path: source.redirectPath, problem: "content name \(old) was already rekeyed to \(existing.to) by peer \(existing.by)",
+                                   hint: "sync the store (it follows that rekey), then rekey from \(existing.to) if another move is still wanted",
+                                   failureKind: .badInput)
+        }
+        // 1. Sync in the old content name, so that the baseline holds what the others exported.
+        let status = try store.syncStatus()
+        if status.enabled || !status.everEnabled {
+            let synced = try syncOld(store: store, namespace: source)
+            report.exportedTransactions = synced.exportedTransactions
+            report.importedTransactions = synced.importedTransactions.values.reduce(0, +)
+            store = try SyncStore.open(at: path, readOnly: options.dryRun)
+        }
+        CrashPoint.reach("rekey.synced")
+        // 2. The baseline of the new content name (the redirect's, when an earlier run got that far).
+        let encoder = BaselineEncoder()
+        let coverage = try store.exportBaseline(into: encoder)
+        report.baselineRecords = encoder.records
+        report.baselineMemberships = encoder.memberships
+        report.baselineTombstones = encoder.tombstones
+        guard !options.dryRun else {
+            report.baseline = "\(destination.baselineFolder)/(new)"
+            report.redirect = source.redirectPath
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
+        let header = BaselineHeader(contentName: target, modelHash: store.metadata.modelHash, peer: store.metadata.peerID,
+                                    vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
+                                    memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "rekey")
+        let baseline: String
+        let baselineSHA: String
+        if let existing = try source.redirect() {
+            baseline = existing.baseline
+            baselineSHA = existing.baselineSHA256
+            _ = try destination.readBaseline(existing.baseline)
+        } else {
+            let (file, sha) = try destination.publishBaseline(header: header, body: encoder.bytes)
+            CrashPoint.reach("rekey.baseline.written")
+            _ = try destination.readBaseline(header.fileName)
+            baseline = URL(fileURLWithPath: file).lastPathComponent
+            baselineSHA = sha
+        }
+        report.baseline = "\(destination.baselineFolder)/\(baseline)"
+        CrashPoint.reach("rekey.baseline.verified")
+        // 3. The redirect in the old content name.
+        try source.writeRedirect(Redirect(from: old, to: target, modelHash: store.metadata.modelHash, modelVersion: store.metadata.modelVersion,
+                                          by: store.metadata.peerID, at: Date(), baseline: baseline, baselineSHA256: baselineSHA))
+        report.redirect = source.redirectPath
+        CrashPoint.reach("rekey.redirect.written")
+        // 4. Move the store: what the baseline holds of its own transactions is exported.
+        let (covered, _) = try destination.readBaseline(baseline)
+        try store.switchContentName(to: target, exportedThrough: covered.vector[store.metadata.peerID] ?? 0,
+                                    description: "rekey: content name \(old) → \(target), baseline \(baseline)")
+        CrashPoint.reach("rekey.switched")
+        store = try SyncStore.open(at: path)
+        // 5. The manifest in the new content name.
+        try publishManifest(of: store)
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    private func syncOld(store: SyncStore, namespace: SyncNamespace) throws -> SyncReport {
+        let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(dryRun: options.dryRun),
+                                  report: SyncReport(store: path, container: container, contentName: namespace.contentName,
+                                                     modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: options.dryRun, syncEnabled: true))
+        if !options.dryRun { try store.setSyncEnabled(true, container: container) }
+        try session.export()
+        if try session.importAll(), !options.dryRun {
+            try session.fix(path: path)
+            try session.export()
+        }
+        if !options.dryRun { try session.publishManifest(enabled: true) }
+        return try session.finish()
+    }
+
+    private func publishManifest(of store: SyncStore) throws {
+        let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
+        let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(),
+                                  report: SyncReport(store: path, container: container, contentName: namespace.contentName,
+                                                     modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: false, syncEnabled: true))
+        try session.publishManifest(enabled: true)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import SyncContainer
+import SyncStore
+
+extension SyncSession {
+    /// Applies the namespace's newest baseline when the logs alone cannot bring this store up to
+    /// it: a new peer after the logs were archived, or a peer behind a rekey's baseline. Reports
+    /// what it did; a baseline that cannot be used is a finding.
+    func applyBaselineIfNeeded() throws {
+        guard let newest = try namespace.baselines().last else { return }
+        let (header, body): (BaselineHeader, [UInt8])
+        do {
+            (header, body) = try namespace.readBaseline(newest)
+        } catch let error as ContainerError {
+            report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: error.path, message: error.message, hint: error.hint))
+            return
+        }
+        let watermarks = try store.importWatermarks()
+        var needed = false
+        for (other, covered) in header.vector where other != peer && (watermarks[other] ?? 0) < covered {
+            // The logs must hold every transaction from the watermark up to what the baseline covers.
+            let logs = (try? namespace.logs(of: other).logs) ?? []
+            var next = (watermarks[other] ?? 0) + 1
+            for log in logs where log.last >= next {
+                if log.first > next { break }
+                next = log.last + 1
+            }
+            if next <= covered { needed = true }
+        }
+        guard needed else { return }
+        guard !options.dryRun else {
+            report.baselinesApplied.append("\(namespace.baselineFolder)/\(newest)")
+            return
+        }
+        let result = try store.applyBaseline(body, coverage: BaselineCoverage(vector: header.vector, latestClock: HybridTimestamp(rawValue: header.latestClock)))
+        report.baselinesApplied.append("\(namespace.baselineFolder)/\(newest)")
+        report.conflictsWon += result.conflictsWon
+        report.conflictsLost += result.conflictsLost
+    }
+}

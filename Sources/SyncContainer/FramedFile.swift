@@ -1,0 +1,90 @@
+import Foundation
+import ObjectModel
+
+/// The framing every binary file of a container shares (logs, baselines): a signature, a JSON
+/// header, a body compressed with zstd when that pays, and the SHA-256 of all of it.
+///
+/// ```
+/// signature               8 bytes ("SKLOG1\n\0", "SKBAS1\n\0")
+/// header length           4 bytes, little-endian
+/// header                  UTF-8 JSON
+/// body                    bodyBytes bytes (zstd-compressed when compression is "zstd")
+/// SHA-256                 32 bytes, of every byte before it
+/// ```
+enum FramedFile {
+    /// What a header must say about its body.
+    protocol Header: Codable {
+        var compression: String { get set }
+        var bodyBytes: Int { get set }
+        var rawBytes: Int { get set }
+    }
+
+    /// The file's bytes.
+    static func encode<H: Header>(signature: [UInt8], header: H, body: [UInt8]) throws -> [UInt8] {
+        var header = header
+        var stored = body
+        header.compression = "none"
+        if body.count >= 512 {
+            let compressed = ZstdCodec.compress(body)
+            if !compressed.isEmpty, compressed.count * 10 <= body.count * 9 {
+                stored = compressed
+                header.compression = "zstd"
+            }
+        }
+        header.rawBytes = body.count
+        header.bodyBytes = stored.count
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let headerBytes = Array(try encoder.encode(header))
+        var file = signature
+        file.reserveCapacity(signature.count + 4 + headerBytes.count + stored.count + 32)
+        withUnsafeBytes(of: UInt32(headerBytes.count).littleEndian) { file.append(contentsOf: $0) }
+        file += headerBytes
+        file += stored
+        var digest = SHA256()
+        file.withUnsafeBytes { digest.update(bytes: $0) }
+        file += digest.finalize()
+        return file
+    }
+
+    /// The header and the decompressed body, after checking the signature, the checksum and the sizes.
+    ///
+    /// - Throws: ``ContainerError`` `damagedLog`, naming `path` and what is wrong.
+    static func decode<H: Header>(_ bytes: [UInt8], signature: [UInt8], as: H.Type, what: String, path: String) throws -> (H, [UInt8]) {
+        func damaged(_ problem: String) -> ContainerError {
+            ContainerError(.damagedLog, path: path, message: "is not a usable \(what): \(problem)",
+                           hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
+        }
+        guard bytes.count >= signature.count + 4 + 32 else { throw damaged("it is only \(bytes.count) bytes long") }
+        guard Array(bytes[0..<signature.count]) == signature else { throw damaged("it does not start with the \(what) signature") }
+        let checked = bytes.count - 32
+        var digest = SHA256()
+        bytes.withUnsafeBytes { digest.update(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<checked])) }
+        guard digest.finalize() == Array(bytes[checked...]) else { throw damaged("its checksum does not match its content (truncated or changed)") }
+        var length = 0
+        for index in 0..<4 { length |= Int(bytes[signature.count + index]) << (8 * index) }
+        let headerStart = signature.count + 4
+        guard length <= checked - headerStart else { throw damaged("its header length runs past the end") }
+        let header: H
+        do {
+            header = try JSONDecoder().decode(H.self, from: Data(bytes[headerStart..<(headerStart + length)]))
+        } catch {
+            throw damaged("its header is not readable JSON")
+        }
+        let bodyStart = headerStart + length
+        guard header.bodyBytes == checked - bodyStart, header.rawBytes >= 0 else { throw damaged("its body is not the size its header says") }
+        let stored = bytes[bodyStart..<checked]
+        switch header.compression {
+        case "none":
+            guard header.rawBytes == stored.count else { throw damaged("its body is not the size its header says") }
+            return (header, Array(stored))
+        case "zstd":
+            guard header.rawBytes <= 1 << 31 else { throw damaged("its body claims \(header.rawBytes) bytes") }
+            let body = stored.withUnsafeBytes { ZstdCodec.decompress($0, size: header.rawBytes) }
+            guard let body else { throw damaged("its compressed body does not decompress to \(header.rawBytes) bytes") }
+            return (header, body)
+        default:
+            throw damaged("its compression '\(header.compression)' is unknown")
+        }
+    }
+}

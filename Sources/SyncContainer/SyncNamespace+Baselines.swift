@@ -1,0 +1,92 @@
+import Foundation
+import ObjectModel
+
+extension SyncNamespace {
+    /// The first eight bytes of every baseline file.
+    public static let baselineSignature: [UInt8] = Array("SKBAS1\n\0".utf8)
+
+    /// The folder of the namespace's baselines.
+    public var baselineFolder: String { "\(path)/baselines" }
+
+    /// The baseline files, oldest first (by what they cover).
+    public func baselines() throws -> [String] {
+        try Self.names(in: baselineFolder).filter { $0.hasSuffix(".skbase") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// Publishes a baseline (never replacing one of the same name).
+    ///
+    /// - Returns: the file's path and the SHA-256 of its bytes.
+    @discardableResult
+    public func publishBaseline(header: BaselineHeader, body: [UInt8]) throws -> (path: String, sha256: String) {
+        try Self.makeFolder(baselineFolder)
+        let path = "\(baselineFolder)/\(header.fileName)"
+        let bytes = try FramedFile.encode(signature: Self.baselineSignature, header: header, body: body)
+        do {
+            try bytes.withUnsafeBytes { try DurableFile.write($0, to: path, replacing: false) }
+        } catch let failure as DurableFile.Failure where failure.code == EEXIST {
+            // Made by an earlier run that was stopped: the same content (its name says what it covers).
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError.writing(failure)
+        }
+        return (path, try Self.sha256(ofFile: path))
+    }
+
+    /// Reads and checks a baseline: its checksum, and that it is this namespace's.
+    public func readBaseline(_ name: String) throws -> (BaselineHeader, [UInt8]) {
+        let path = "\(baselineFolder)/\(name)"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ContainerError(.missingLog, path: path, message: "cannot be read", hint: "check the container's permissions")
+        }
+        let (header, body) = try FramedFile.decode(Array(data), signature: Self.baselineSignature, as: BaselineHeader.self, what: "baseline", path: path)
+        guard header.format == BaselineHeader.currentFormat, header.contentName == contentName, header.modelHash == modelHash else {
+            throw ContainerError(.foreignLog, path: path, message: "is a baseline of \(header.contentName)/\(header.modelHash.prefix(12)) (format \(header.format)), not of this namespace",
+                                 hint: "a file was copied into the wrong folder; move it away")
+        }
+        return (header, body)
+    }
+
+    /// The redirect of this content name, when it was rekeyed.
+    ///
+    /// - Throws: ``ContainerError`` `damagedManifest` when the file exists but cannot be read.
+    public func redirect() throws -> Redirect? {
+        let path = redirectPath
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path), let redirect = try? JSONDecoder().decode(Redirect.self, from: data),
+              redirect.from == contentName else {
+            throw ContainerError(.damagedManifest, path: path, message: "is not a readable redirect of content name \(contentName)",
+                                 hint: "restore it from a backup of the container, or remove it if no rekey happened")
+        }
+        return redirect
+    }
+
+    /// Where the redirect of this content name is kept (`<container>/<content name>/redirect.json`).
+    public var redirectPath: String { "\(container)/\(contentName)/redirect.json" }
+
+    /// Publishes the redirect of this content name (replacing none: a content name is rekeyed once).
+    public func writeRedirect(_ redirect: Redirect) throws {
+        try Self.makeFolder("\(container)/\(contentName)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        do {
+            try DurableFile.write(try encoder.encode(redirect), to: redirectPath, replacing: false)
+        } catch let failure as DurableFile.Failure where failure.code == EEXIST {
+            guard let existing = try self.redirect(), existing.to == redirect.to else {
+                throw ContainerError(.unusableContainer, path: redirectPath, message: "content name \(contentName) was already rekeyed to another name",
+                                     hint: "sync the store: it follows the existing redirect")
+            }
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError.writing(failure)
+        }
+    }
+
+    /// The SHA-256 of a file's bytes, in hex.
+    static func sha256(ofFile path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ContainerError(.io, path: path, message: "cannot be read", hint: "check the container's permissions")
+        }
+        defer { try? handle.close() }
+        var digest = SHA256()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { digest.update(chunk) }
+        return digest.finalizeHex()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Writes a baseline body (`docs/container.md`, "Baselines"): a snapshot of a store's content with
+/// the clock of every value, so that a peer can start from it instead of replaying every log.
+///
+/// ```
+/// body       := record* membership* tombstone*
+/// record     := 'R' entity:name globalID:text seed updated insertClock overrides:varint (property:varint clock)* payload:bytes
+/// seed       := 0 | 1 set:name version:varint
+/// updated    := 0 | 1 seconds:double
+/// membership := 'M' table:name owner:text target:text present:byte ownerOrder targetOrder clock
+/// ownerOrder, targetOrder := 0 | 1 signed
+/// tombstone  := 'X' entity:name globalID:text clock:varint peer:name identity:bytes
+/// clock      := rank:byte reading:varint peer:name
+/// ```
+public final class BaselineEncoder {
+    /// The body written so far.
+    public private(set) var writer = WireWriter(capacity: 1 << 20)
+    private var names: [String: Int] = [:]
+    /// What the body holds.
+    public private(set) var records = 0
+    public private(set) var memberships = 0
+    public private(set) var tombstones = 0
+
+    /// An empty body.
+    public init() {}
+
+    /// The body's bytes.
+    public var bytes: [UInt8] { writer.bytes }
+
+    func record(entity: String, globalID: String, seed: SeedMark?, updated: Double?, insertClock: PropertyClock,
+                overrides: [(Int, PropertyClock)], payload: [UInt8]) {
+        writer.byte(UInt8(ascii: "R"))
+        name(entity)
+        writer.text(globalID)
+        if let seed {
+            writer.byte(1)
+            name(seed.set)
+            writer.varint(UInt64(max(seed.version, 0)))
+        } else {
+            writer.byte(0)
+        }
+        if let updated {
+            writer.byte(1)
+            writer.double(updated)
+        } else {
+            writer.byte(0)
+        }
+        clock(insertClock)
+        writer.count(overrides.count)
+        for (position, override) in overrides {
+            writer.count(position)
+            clock(override)
+        }
+        writer.data(payload)
+        records += 1
+    }
+
+    func membership(table: String, owner: String, target: String, present: Bool, ownerOrder: Int64?, targetOrder: Int64?, clock membershipClock: PropertyClock) {
+        writer.byte(UInt8(ascii: "M"))
+        name(table)
+        writer.text(owner)
+        writer.text(target)
+        writer.byte(present ? 1 : 0)
+        for order in [ownerOrder, targetOrder] {
+            if let order {
+                writer.byte(1)
+                writer.signed(order)
+            } else {
+                writer.byte(0)
+            }
+        }
+        clock(membershipClock)
+        memberships += 1
+    }
+
+    func tombstone(entity: String, globalID: String, clock reading: HybridTimestamp, peer: String, identity: [UInt8]) {
+        writer.byte(UInt8(ascii: "X"))
+        name(entity)
+        writer.text(globalID)
+        writer.varint(UInt64(max(reading.rawValue, 0)))
+        name(peer)
+        writer.data(identity)
+        tombstones += 1
+    }
+
+    private func clock(_ value: PropertyClock) {
+        writer.byte(UInt8(value.rank.rawValue))
+        writer.varint(UInt64(max(value.timestamp.rawValue, 0)))
+        name(value.peer)
+    }
+
+    private func name(_ text: String) {
+        if let index = names[text] {
+            writer.count(index)
+        } else {
+            writer.byte(0)
+            writer.text(text)
+            names[text] = names.count + 1
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// What a baseline stands for: the last transaction of each peer it covers, and the largest clock
+/// reading in it.
+public struct BaselineCoverage: Hashable, Sendable, Codable {
+    /// Per peer, the last of its transactions whose effects the baseline holds.
+    public var vector: [String: Int64]
+    /// The largest clock reading the store had issued or imported.
+    public var latestClock: HybridTimestamp
+
+    /// Creates a coverage.
+    public init(vector: [String: Int64], latestClock: HybridTimestamp) {
+        self.vector = vector
+        self.latestClock = latestClock
+    }
+}
+
+extension SyncStore {
+    /// The `sk_metadata` key holding, per peer, the sequence number up to which the store's history
+    /// may be missing (JSON): what a baseline brought in without its transactions, or what `archive`
+    /// removed. Below it a gap is no finding, and a watermark may stand above the history.
+    static let historyFloorKey = "historyFloor"
+
+    /// Writes a baseline of the whole content into `encoder`: every live record with the clock of
+    /// its insert and of every property set since, every membership clock, every tombstone.
+    ///
+    /// - Returns: what the baseline covers: this peer's last transaction and its watermarks.
+    public func exportBaseline(into encoder: BaselineEncoder) throws -> BaselineCoverage {
+        try read("write a baseline") { db in
+            var overrides: [String: [(String, PropertyClock)]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT gid, property, rank, hlc, peer FROM sk_clock WHERE property != '' ORDER BY gid, property") {
+                guard let gid: String = row[0], let property: String = row[1] else { continue }
+                overrides[gid, default: []].append((property, Self.clock(rank: row[2], hlc: row[3], peer: row[4])))
+            }
+            for entity in model.entities.map(\.name).sorted() {
+                guard let schema = syncSchemas[entity], let plan = plans[entity], !plan.isAbstract else { continue }
+                try exportBaselineRecords(of: schema, overrides: overrides, into: encoder, db: db)
+            }
+            for table in layout.joinTables {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT m.owner, m.target, m.present, m.rank, m.hlc, m.peer, j.owner_order, j.target_order
+                    FROM sk_member_clock m LEFT JOIN \(table.quotedDatabaseIdentifier) j ON j.owner = m.owner AND j.target = m.target
+                    WHERE m.relationship = ? ORDER BY m.owner, m.target
+                    """, arguments: [table])
+                for row in rows {
+                    guard let owner: String = row[0], let target: String = row[1] else { continue }
+                    encoder.membership(table: table, owner: owner, target: target, present: (row[2] as Int64? ?? 0) != 0,
+                                       ownerOrder: row[6], targetOrder: row[7], clock: Self.clock(rank: row[3], hlc: row[4], peer: row[5]))
+                }
+            }
+            let decoder = JSONDecoder()
+            for row in try Row.fetchAll(db, sql: "SELECT gid, entity, hlc, peer, identity FROM sk_tombstone ORDER BY gid") {
+                guard let gid: String = row[0], let entity: String = row[1] else { continue }
+                var identity: [UInt8] = [0, 0]
+                if let text: String = row[4], let values = try? decoder.decode([String: AttributeValue].self, from: Data(text.utf8)),
+                   let schema = syncSchemas[entity] {
+                    let properties = values.sorted { $0.key < $1.key }.map { SyncPropertyChange.attribute($0.key, $0.value) }
+                    identity = (try? ChangePayload.encode(properties, schema: schema)) ?? identity
+                }
+                encoder.tombstone(entity: entity, globalID: gid, clock: HybridTimestamp(rawValue: row[2] ?? 0), peer: row[3] ?? "", identity: identity)
+            }
+            let status = try syncStatus(in: db)
+            var vector = status.watermarks
+            vector[metadata.peerID] = status.localSequence
+            return BaselineCoverage(vector: vector, latestClock: status.clock)
+        }
+    }
+
+    private func exportBaselineRecords(of schema: SyncEntitySchema, overrides: [String: [(String, PropertyClock)]],
+                                       into encoder: BaselineEncoder, db: Database) throws {
+        let ownerSide = Set(schema.properties.compactMap { property -> String? in
+            if case .toMany(_, let source, _, _, _) = property.storage, source == "owner" { return property.name }
+            return nil
+        })
+        let builder = RowPayloadBuilder(store: self, db: db, schema: schema, names: schema.insertedPropertyNames(touchedToMany: ownerSide))
+        let quoted = schema.table.quotedDatabaseIdentifier
+        let run = hasInsertRuns ? "r.tx" : "NULL"
+        let runJoin = hasInsertRuns ? "LEFT JOIN sk_insert_run r ON r.id = e._insert_run" : ""
+        let statement = try RawStatement("""
+            SELECT e._gid, e._seed_set, e._seed_version, e._updated, c.rank, c.hlc, c.peer, t.hlc, t.peer, t.timestamp, \(builder.selectList)
+            FROM \(quoted) e
+            LEFT JOIN sk_clock c ON c.gid = e._gid AND c.property = ''
+            \(runJoin)
+            LEFT JOIN sk_transaction t ON t.id = COALESCE(\(run), CASE WHEN c.gid IS NULL THEN
+                (SELECT x.tx FROM sk_change x WHERE x.gid = e._gid AND x.kind = 'insert' ORDER BY x.id DESC LIMIT 1) END)
+            WHERE e._entity = ?
+            """, db: db, path: path)
+        statement.bind(1, schema.entity)
+        while try statement.step() {
+            guard let gid = statement.text(0) else { continue }
+            let seed = statement.text(1).map { SeedMark(set: $0, version: Int(statement.int64(2))) }
+            let updated: Double? = statement.columnType(3) == 5 /* SQLITE_NULL */ ? nil : statement.double(3)
+            let insertClock: PropertyClock
+            if statement.columnType(4) != 5 {
+                insertClock = Self.clock(rank: statement.int64(4), hlc: statement.int64(5), peer: statement.text(6))
+            } else if statement.columnType(8) != 5 {
+                let reading = statement.columnType(7) != 5 ? HybridTimestamp(rawValue: statement.int64(7))
+                    : HybridTimestamp(date: Date(timeIntervalSince1970: statement.double(9)))
+                insertClock = PropertyClock(rank: .insert, timestamp: reading, peer: statement.text(8) ?? "")
+            } else {
+                insertClock = .origin
+            }
+            let propertyClocks = (overrides[gid] ?? []).compactMap { name, clock in schema.position(of: name).map { ($0, clock) } }
+            let payload = try builder.payload(of: GlobalID(gid), from: statement, firstColumn: 10)
+            encoder.record(entity: schema.entity, globalID: gid, seed: seed, updated: updated, insertClock: insertClock,
+                           overrides: propertyClocks, payload: payload)
+        }
+    }
+
+    static func clock(rank: Int64?, hlc: Int64?, peer: String?) -> PropertyClock {
+        PropertyClock(rank: PropertyClock.Rank(rawValue: Int(rank ?? 0)) ?? .insert, timestamp: HybridTimestamp(rawValue: hlc ?? 0), peer: peer ?? "")
+    }
+
+    /// The history floor (``historyFloorKey``) read in `db`.
+    static func historyFloor(in db: Database) throws -> [String: Int64] {
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [historyFloorKey]),
+              let floor = try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8)) else { return [:] }
+        return floor
+    }
+
+    /// Raises the history floor to `vector` (per peer, the larger value is kept).
+    static func raiseHistoryFloor(to vector: [String: Int64], in db: Database) throws {
+        var floor = try historyFloor(in: db)
+        for (peer, sequence) in vector { floor[peer] = max(floor[peer] ?? 0, sequence) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                       arguments: [historyFloorKey, String(decoding: try encoder.encode(floor), as: UTF8.self)])
+    }
+
+    /// The history floor: per peer, the sequence number up to which the history may be missing.
+    public func historyFloor() throws -> [String: Int64] {
+        try read("read the history floor") { try Self.historyFloor(in: $0) }
+    }
+}
+
+extension SyncStore {
+    /// Merges a baseline (its body, and what it covers) into the store, in one SQLite transaction:
+    /// every value with its own clock, tombstones winning, then the watermarks raised to what the
+    /// baseline covers (never this peer's own), the clock moved up, and the history floor raised
+    /// (the transactions it stands for are not in the history).
+    ///
+    /// - Throws: ``StoreError``; `WireError` for a malformed body (nothing is changed then).
+    public func applyBaseline(_ body: [UInt8], coverage: BaselineCoverage) throws -> RemoteImportReport {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        do {
+            return try database.write { db in
+                let applier = try RemoteTransactionApplier(store: self, db: db)
+                try body.withUnsafeBytes { try applier.applyBaseline($0) }
+                var covered = coverage.vector
+                covered[metadata.peerID] = nil
+                for (peer, sequence) in covered {
+                    try db.execute(sql: """
+                        INSERT INTO sk_peer (peer, is_local, first_seen, last_seq) VALUES (?, 0, ?, ?)
+                        ON CONFLICT (peer) DO UPDATE SET last_seq = MAX(last_seq, excluded.last_seq)
+                        """, arguments: [peer, Date().timeIntervalSince1970, sequence])
+                }
+                try HistoryCounters.observe(coverage.latestClock, in: db)
+                try Self.raiseHistoryFloor(to: covered, in: db)
+                return applier.report
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, action: "apply a baseline")
+        }
+    }
+}
