@@ -45,7 +45,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: releaseHotPathSettings),
-        .target(name: "SyncContainer", dependencies: ["ObjectModel", "CZstd"]),
+        .target(name: "SyncContainer", dependencies: ["ObjectModel", "CZstd", "CArchive"]),
         .target(
             name: "StoreMaintenance",
             dependencies: [

@@ -21,6 +21,10 @@ public struct ContainerError: OperatorFacingError, Hashable {
         public static let io = Reason(rawValue: "io")
         /// The disk is full.
         public static let diskFull = Reason(rawValue: "diskFull")
+        /// An archive is damaged: an entry does not match its checksum, or the file is truncated.
+        public static let damagedArchive = Reason(rawValue: "damagedArchive")
+        /// A file is in the way and `--force` was not given.
+        public static let wouldOverwrite = Reason(rawValue: "wouldOverwrite")
     }
 
     /// The reason.
@@ -47,7 +51,8 @@ public struct ContainerError: OperatorFacingError, Hashable {
     public var failureKind: FailureKind {
         switch reason {
         case .unusableContainer: return .cannotCreateOutput
-        case .damagedLog, .foreignLog, .missingLog, .damagedManifest: return .badInput
+        case .damagedLog, .foreignLog, .missingLog, .damagedManifest, .damagedArchive: return .badInput
+        case .wouldOverwrite: return .cannotCreateOutput
         case .diskFull: return .cannotCreateOutput
         default: return .ioFailure
         }

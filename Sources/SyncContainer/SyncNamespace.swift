@@ -153,7 +153,7 @@ public struct SyncNamespace: Sendable {
     }
 
     /// Creates `folder` and its parents, fsyncing each new one's parent so the new names are durable.
-    static func makeFolder(_ folder: String) throws {
+    public static func makeFolder(_ folder: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else {

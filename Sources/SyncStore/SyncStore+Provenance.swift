@@ -19,6 +19,7 @@ extension SyncStore {
     public func userModifiedRecords(among ids: [GlobalID]) throws -> Set<GlobalID> {
         try database.read { db in
             var modified = Set<GlobalID>()
+            let prunedHistory = !(try Self.historyFloor(in: db).isEmpty)
             let changes = try db.cachedStatement(sql: """
                 SELECT c.kind, c.properties, t.author FROM sk_change c JOIN sk_transaction t ON t.id = c.tx WHERE c.gid = ?
                 """)
@@ -37,7 +38,8 @@ extension SyncStore {
                     let names = (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
                     if names.contains(where: attributes.contains) { attributeEdit = true }
                 }
-                if attributeEdit || (updated && !inserted) { modified.insert(id) }
+                // With part of the history archived, an edit may have left it: any update counts.
+                if attributeEdit || (updated && (!inserted || prunedHistory)) { modified.insert(id) }
             }
             return modified
         }

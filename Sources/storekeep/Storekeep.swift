@@ -36,6 +36,8 @@ struct Storekeep: ParsableCommand {
             SyncCommand.self,
             ApplyCommand.self,
             RekeyCommand.self,
+            ArchiveCommand.self,
+            PeersCommand.self,
             VersionCommand.self,
         ]
     )

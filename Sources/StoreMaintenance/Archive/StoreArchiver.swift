@@ -1,0 +1,150 @@
+import Foundation
+import ObjectModel
+import SyncContainer
+import SyncStore
+
+/// `storekeep archive`: moves the transaction logs every registered peer has imported out of the
+/// container into a verified tar archive, and their history out of the store (article 5: never
+/// what a peer has not imported, never what this peer has not exported).
+///
+/// The all-peer watermark is, per peer, the smallest of what every registered peer's manifest
+/// says it imported of it (and of what that peer exported); every peer with a folder in the
+/// namespace is registered unless forgotten (`storekeep peers forget`). A baseline of the store
+/// is written beside the logs that stay, so that a new peer starts from it; the archive (the
+/// covered logs and that baseline, with a manifest of SHA-256 sums) is written durably and read
+/// back; only then are the logs removed from the container and the history from the store.
+/// Stopped at any point, running it again finishes: an archive already written for the same logs
+/// is verified and used.
+public struct StoreArchiver: Sendable {
+    /// The store.
+    public let path: String
+    /// The container folder.
+    public let container: String
+    /// How to run.
+    public let options: ArchiveOptions
+
+    /// Creates an archiver.
+    public init(path: String, container: String, options: ArchiveOptions = ArchiveOptions()) {
+        self.path = path
+        self.container = URL(fileURLWithPath: container).standardizedFileURL.path
+        self.options = options
+    }
+
+    /// Archives what every registered peer has imported (or says what it would).
+    public func run() throws -> ArchiveReport {
+        let started = Date()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: container, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MaintenanceError(path: container, problem: "no such container folder", hint: "give the shared folder the store syncs through",
+                                   failureKind: .missingInput)
+        }
+        let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep archive", waitingUpTo: options.lockTimeout)
+        defer { lock?.release() }
+        let store = try SyncStore.open(at: path, readOnly: options.dryRun)
+        let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
+        var report = ArchiveReport(store: path, container: container, contentName: namespace.contentName, modelHash: namespace.modelHash, dryRun: options.dryRun)
+        let covered = try coveredLogs(store: store, namespace: namespace, report: &report)
+        guard !covered.isEmpty else {
+            if report.notes.isEmpty { report.notes.append("no log is below the all-peer watermark\(options.olderThan == nil ? "" : " and old enough"): nothing to archive") }
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
+        report.archivedLogs = covered.count
+        report.archivedBytes = covered.reduce(0) { $0 + $1.bytes }
+        guard !options.dryRun else {
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
+        // The baseline new peers start from, once these logs have left.
+        let encoder = BaselineEncoder()
+        let coverage = try store.exportBaseline(into: encoder)
+        let header = BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: store.metadata.peerID,
+                                    vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
+                                    memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "archive")
+        let (baselinePath, _) = try namespace.publishBaseline(header: header, body: encoder.bytes)
+        report.baseline = baselinePath
+        CrashPoint.reach("archive.baseline.written")
+        // The archive: written (or found, from a run that was stopped), then read back whole.
+        let folder = options.destination ?? "\(namespace.path)/archives"
+        try SyncNamespace.makeFolder(folder)
+        var digest = SHA256()
+        for log in covered { digest.update(log.entry.path + "\n") }
+        let archivePath = "\(folder)/\(namespace.contentName)-\(namespace.modelHash.prefix(12))-\(digest.finalizeHex().prefix(16)).tar.zst"
+        report.archive = archivePath
+        var files = covered.map { ($0.entry, $0.source) }
+        files.append((ArchiveManifest.Entry(path: "baselines/\(URL(fileURLWithPath: baselinePath).lastPathComponent)", kind: "baseline", sha256: "", bytes: 0),
+                      baselinePath))
+        if FileManager.default.fileExists(atPath: archivePath), (try? LogArchive.verify(archivePath)) != nil {
+            report.notes.append("the archive of these logs was written by an earlier run; it was verified and kept")
+        } else {
+            unlink(archivePath)
+            let manifest = ArchiveManifest(format: ArchiveManifest.currentFormat, contentName: namespace.contentName, modelHash: namespace.modelHash,
+                                           by: store.metadata.peerID, created: Date().timeIntervalSince1970, watermark: report.watermark, entries: [])
+            _ = try LogArchive.write(to: archivePath, manifest: manifest, files: files)
+            CrashPoint.reach("archive.written")
+            try LogArchive.verify(archivePath)
+        }
+        report.verified = true
+        CrashPoint.reach("archive.verified")
+        // Only now: the logs leave the container, the history the store.
+        var folders = Set<String>()
+        for log in covered {
+            if unlink(log.source) == 0 { report.removedLogs += 1 }
+            folders.insert(URL(fileURLWithPath: log.source).deletingLastPathComponent().path)
+            CrashPoint.reach("archive.log.removed")
+        }
+        for folder in folders { DurableFile.syncFolder(folder) }
+        let pruned = try store.pruneHistory(through: report.watermark)
+        report.prunedTransactions = pruned.transactions
+        report.prunedChanges = pruned.changes
+        CrashPoint.reach("archive.history.pruned")
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// The logs below the all-peer watermark (filled into `report`), oldest first per peer.
+    private func coveredLogs(store: SyncStore, namespace: SyncNamespace, report: inout ArchiveReport)
+        throws -> [(entry: ArchiveManifest.Entry, source: String, bytes: Int64)] {
+        let own = store.metadata.peerID
+        let status = try store.syncStatus()
+        let peers = Set(try namespace.peers()).union([own])
+        let forgotten = ForgottenPeers.all(in: namespace, peers: Array(peers)).subtracting([own])
+        let registered = peers.subtracting(forgotten).sorted()
+        report.registeredPeers = registered
+        report.forgottenPeers = forgotten.sorted()
+        var exported: [String: Int64] = [own: status.exportedSequence]
+        var imported: [String: [String: Int64]] = [own: status.watermarks]
+        let now = Date().timeIntervalSince1970
+        for peer in peers.sorted() where peer != own {
+            guard let manifest = (try? namespace.manifest(of: peer)) ?? nil else {
+                if registered.contains(peer) {
+                    report.notes.append("peer \(peer) has no readable manifest: nothing it has not said it imported can leave")
+                }
+                imported[peer] = [:]
+                exported[peer] = 0
+                continue
+            }
+            exported[peer] = manifest.exported
+            imported[peer] = manifest.imported
+            if let limit = options.forgetAfter, now - manifest.lastSeen > limit, registered.contains(peer) {
+                report.silentPeers.append(ArchiveReport.SilentPeer(peer: peer, lastSeen: manifest.lastSeen, days: (now - manifest.lastSeen) / 86_400))
+            }
+        }
+        var covered: [(entry: ArchiveManifest.Entry, source: String, bytes: Int64)] = []
+        for peer in peers.sorted() {
+            var watermark = exported[peer] ?? 0
+            for other in registered where other != peer { watermark = min(watermark, imported[other]?[peer] ?? 0) }
+            report.watermark[peer] = watermark
+            guard watermark > 0 else { continue }
+            for log in try namespace.logs(of: peer).logs where log.last <= watermark {
+                let source = "\(namespace.logFolder(peer))/\(log.fileName)"
+                let attributes = try? FileManager.default.attributesOfItem(atPath: source)
+                if let limit = options.olderThan, let modified = attributes?[.modificationDate] as? Date, Date().timeIntervalSince(modified) < limit { continue }
+                let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+                covered.append((ArchiveManifest.Entry(path: "peers/\(peer)/logs/\(log.fileName)", kind: "log", sha256: "", bytes: bytes,
+                                                      peer: peer, firstSequence: log.first, lastSequence: log.last), source, bytes))
+            }
+        }
+        return covered
+    }
+}

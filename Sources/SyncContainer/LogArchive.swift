@@ -1,0 +1,262 @@
+import CArchive
+import Foundation
+import ObjectModel
+
+/// Writes, reads, verifies and restores log archives: tar files compressed with zstd through
+/// libarchive, whose first entry is an ``ArchiveManifest`` (`docs/container.md`, "Archives").
+public enum LogArchive {
+    /// Writes an archive of `files` (each an entry path and the file it is read from) to `path`:
+    /// under a temporary name, fsynced, renamed into place, the folder fsynced. The manifest's
+    /// checksums are computed first, from the files themselves.
+    ///
+    /// - Returns: the manifest written.
+    public static func write(to path: String, manifest base: ArchiveManifest, files: [(entry: ArchiveManifest.Entry, source: String)]) throws -> ArchiveManifest {
+        var manifest = base
+        manifest.entries = []
+        for (entry, source) in files {
+            var checked = entry
+            let (sha, bytes) = try digest(ofFile: source)
+            checked.sha256 = sha
+            checked.bytes = bytes
+            manifest.entries.append(checked)
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let temporary = "\(folder)/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).tmp"
+        unlink(temporary)
+        guard let archive = archive_write_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot start an archive") }
+        defer { archive_write_free(archive) }
+        archive_write_add_filter_zstd(archive)
+        // Logs are compressed already: the fastest level saves what is left without costing time.
+        _ = archive_write_set_filter_option(archive, "zstd", "compression-level", "1")
+        _ = archive_write_set_filter_option(archive, "zstd", "threads", "2")
+        archive_write_set_format_pax_restricted(archive)
+        archive_write_set_bytes_in_last_block(archive, 1)
+        guard archive_write_open_filename(archive, temporary) == ARCHIVE_OK else {
+            throw failure(archive, path: temporary, doing: "create the archive")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let manifestBytes = try encoder.encode(manifest)
+        try writeEntry(archive, name: ArchiveManifest.entryName, size: Int64(manifestBytes.count), path: temporary) { sink in
+            try manifestBytes.withUnsafeBytes { try sink($0) }
+        }
+        for (index, (_, source)) in files.enumerated() {
+            let entry = manifest.entries[index]
+            try writeEntry(archive, name: entry.path, size: entry.bytes, path: temporary) { sink in
+                try stream(file: source) { try sink($0) }
+            }
+        }
+        guard archive_write_close(archive) == ARCHIVE_OK else { throw failure(archive, path: temporary, doing: "finish the archive") }
+        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+            let synced = fsync(descriptor)
+            close(descriptor)
+            guard synced == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw ContainerError(code == ENOSPC ? .diskFull : .io, path: path, message: "cannot be made durable: \(String(cString: strerror(code)))",
+                                     hint: "check free space where the archive goes")
+            }
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ContainerError(.io, path: path, message: "cannot be moved into place: \(String(cString: strerror(code)))", hint: "check the folder's permissions")
+        }
+        DurableFile.syncFolder(folder)
+        return manifest
+    }
+
+    /// The manifest of the archive at `path` (its first entry: nothing else is read).
+    public static func manifest(of path: String) throws -> ArchiveManifest {
+        var result: ArchiveManifest?
+        try read(path, stopAfterManifest: true) { manifest in result = manifest } entry: { _, _ in }
+        guard let result else { throw damaged(path, "it has no manifest") }
+        return result
+    }
+
+    /// Reads every entry and checks its checksum and size against the manifest.
+    ///
+    /// - Returns: the manifest.
+    /// - Throws: ``ContainerError`` `damagedArchive` naming the first entry that does not match,
+    ///   is missing, or is not listed; or the place where the archive is truncated.
+    @discardableResult
+    public static func verify(_ path: String) throws -> ArchiveManifest {
+        try restore(path, into: nil, force: false)
+    }
+
+    /// Verifies the archive, and writes every entry under `folder` (the namespace folder), each
+    /// durably; a file already there is refused unless `force`. Every file written is read back
+    /// and checked.
+    ///
+    /// - Returns: the manifest.
+    @discardableResult
+    public static func restore(_ path: String, into folder: String?, force: Bool) throws -> ArchiveManifest {
+        var manifest: ArchiveManifest?
+        var seen = Set<String>()
+        try read(path, stopAfterManifest: false) { found in
+            manifest = found
+            for entry in found.entries {
+                guard isSafeEntryPath(entry.path) else { throw damaged(path, "entry '\(entry.path)' is not a path a container holds") }
+            }
+        } entry: { name, data in
+            guard let manifest, let expected = manifest.entries.first(where: { $0.path == name }) else {
+                throw damaged(path, "entry '\(name)' is not listed in its manifest")
+            }
+            let sha = SHA256.hexDigest(of: data)
+            guard sha == expected.sha256, Int64(data.count) == expected.bytes else {
+                throw damaged(path, "entry '\(name)' does not match its checksum")
+            }
+            seen.insert(name)
+            guard let folder else { return }
+            let target = "\(folder)/\(name)"
+            try SyncNamespace.makeFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path)
+            if FileManager.default.fileExists(atPath: target) {
+                if !force {
+                    throw ContainerError(.wouldOverwrite, path: target, message: "exists; restore does not overwrite anything",
+                                         hint: "move it away, or give --force to overwrite")
+                }
+            }
+            do {
+                try DurableFile.write(data, to: target, replacing: true)
+            } catch let failure as DurableFile.Failure {
+                throw ContainerError.writing(failure)
+            }
+            guard let written = FileManager.default.contents(atPath: target), SHA256.hexDigest(of: written) == sha else {
+                throw ContainerError(.io, path: target, message: "does not read back as written", hint: "check the disk")
+            }
+        }
+        guard let manifest else { throw damaged(path, "it has no manifest") }
+        if let missing = manifest.entries.first(where: { !seen.contains($0.path) }) {
+            throw damaged(path, "entry '\(missing.path)' listed in its manifest is missing (the archive is truncated?)")
+        }
+        return manifest
+    }
+
+    /// Whether an entry path is one a namespace folder holds (no `..`, no absolute path).
+    static func isSafeEntryPath(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 4, parts[0] == "peers", SyncNamespace.isValidName(parts[1]), parts[2] == "logs", LogName(fileName: parts[3]) != nil { return true }
+        if parts.count == 2, parts[0] == "baselines", parts[1].hasSuffix(".skbase"), SyncNamespace.isValidName(parts[1]) { return true }
+        return false
+    }
+
+    // MARK: - libarchive
+
+    private static func writeEntry(_ archive: OpaquePointer, name: String, size: Int64, path: String,
+                                   body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        guard let entry = archive_entry_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot make an entry") }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname(entry, name)
+        archive_entry_set_size(entry, size)
+        archive_entry_set_filetype(entry, 0o100000)
+        archive_entry_set_perm(entry, 0o644)
+        archive_entry_set_mtime(entry, time(nil), 0)
+        guard archive_write_header(archive, entry) == ARCHIVE_OK else { throw failure(archive, path: path, doing: "write the entry \(name)") }
+        var written: Int64 = 0
+        try body { chunk in
+            guard let base = chunk.baseAddress, !chunk.isEmpty else { return }
+            var offset = 0
+            while offset < chunk.count {
+                let count = archive_write_data(archive, base + offset, chunk.count - offset)
+                guard count > 0 else { throw failure(archive, path: path, doing: "write the entry \(name)") }
+                offset += count
+            }
+            written += Int64(chunk.count)
+        }
+        guard written == size else {
+            throw ContainerError(.io, path: path, message: "entry \(name) changed while it was archived (\(written) bytes, not \(size))",
+                                 hint: "run the archive again")
+        }
+    }
+
+    /// Reads the archive: the manifest first, then each entry whole.
+    private static func read(_ path: String, stopAfterManifest: Bool, manifest: (ArchiveManifest) throws -> Void,
+                             entry: (String, Data) throws -> Void) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ContainerError(.missingLog, path: path, message: "no such archive", hint: "check the path")
+        }
+        guard let archive = archive_read_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot start reading") }
+        defer { archive_read_free(archive) }
+        archive_read_support_filter_zstd(archive)
+        archive_read_support_format_tar(archive)
+        guard archive_read_open_filename(archive, path, 1 << 20) == ARCHIVE_OK else {
+            throw damaged(path, "it is not a zstd-compressed tar archive (\(message(archive)))")
+        }
+        var first = true
+        var header: OpaquePointer?
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let status = archive_read_next_header(archive, &header)
+            if status == ARCHIVE_EOF { break }
+            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let header else {
+                throw damaged(path, "it cannot be read past \(first ? "its start" : "an entry") (\(message(archive)))")
+            }
+            let name = archive_entry_pathname(header).map { String(cString: $0) } ?? ""
+            var data = Data()
+            let expected = archive_entry_size(header)
+            if expected > 0 { data.reserveCapacity(Int(min(expected, 1 << 30))) }
+            while true {
+                let count = buffer.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+                if count == 0 { break }
+                guard count > 0 else { throw damaged(path, "entry '\(name)' is truncated or damaged (\(message(archive)))") }
+                buffer.withUnsafeBytes { data.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+            if first {
+                guard name == ArchiveManifest.entryName,
+                      let found = try? JSONDecoder().decode(ArchiveManifest.self, from: data), found.format == ArchiveManifest.currentFormat else {
+                    throw damaged(path, "its first entry is not a readable \(ArchiveManifest.entryName)")
+                }
+                try manifest(found)
+                first = false
+                if stopAfterManifest { return }
+                continue
+            }
+            try entry(name, data)
+        }
+        if first { throw damaged(path, "it holds no entries") }
+    }
+
+    private static func digest(ofFile path: String) throws -> (String, Int64) {
+        var digest = SHA256()
+        var bytes: Int64 = 0
+        try stream(file: path) { chunk in
+            digest.update(bytes: chunk)
+            bytes += Int64(chunk.count)
+        }
+        return (digest.finalizeHex(), bytes)
+    }
+
+    private static func stream(file path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ContainerError(.missingLog, path: path, message: "cannot be read: \(String(cString: strerror(errno)))", hint: "check the container")
+        }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return }
+            guard count > 0 else {
+                if errno == EINTR { continue }
+                throw ContainerError(.io, path: path, message: "cannot be read: \(String(cString: strerror(errno)))", hint: "check the disk")
+            }
+            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+
+    private static func message(_ archive: OpaquePointer) -> String {
+        archive_error_string(archive).map { String(cString: $0) } ?? "no detail"
+    }
+
+    private static func failure(_ archive: OpaquePointer, path: String, doing: String) -> ContainerError {
+        let code = archive_errno(archive)
+        return ContainerError(code == ENOSPC ? .diskFull : .io, path: path, message: "cannot \(doing): \(message(archive))",
+                              hint: code == ENOSPC ? "free space where the archive goes, then run the same command again" : "check the disk and the folder's permissions")
+    }
+
+    private static func damaged(_ path: String, _ problem: String) -> ContainerError {
+        ContainerError(.damagedArchive, path: path, message: "is not a usable archive: \(problem)",
+                       hint: "use another copy of the archive; storekeep never restores from a damaged one")
+    }
+}
