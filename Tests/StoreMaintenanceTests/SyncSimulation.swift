@@ -155,13 +155,31 @@ final class SyncSimulation {
         try StoreSynchronizer(path: paths[index], container: container, options: SyncOptions(changesPerLog: 7, changesPerImportBatch: 11)).run()
     }
 
+    /// How many rekeys the schedule made (each moves to `Sim<n>`).
+    private(set) var rekeys = 0
+
+    /// Rekeys peer `index`'s content name to a new one.
+    func rekey(peer index: Int) throws {
+        // As an operator does: sync first, which follows an earlier rekey.
+        try sync(peer: index)
+        rekeys += 1
+        _ = try StoreRekeyer(path: paths[index], container: container, to: "Sim\(rekeys)").run()
+    }
+
+    /// Archives, from peer `index`, what every peer has imported.
+    @discardableResult
+    func archive(peer index: Int) throws -> ArchiveReport {
+        try StoreArchiver(path: paths[index], container: container).run()
+    }
+
     /// Syncs every peer, round after round, until a whole round moves nothing; returns the rounds.
     func syncUntilQuiet(maxRounds: Int = 12) throws -> Int {
         for round in 1...maxRounds {
             var moved = false
             for index in paths.indices {
                 let report = try sync(peer: index)
-                if report.exportedTransactions > 0 || !report.importedTransactions.isEmpty { moved = true }
+                if report.exportedTransactions > 0 || !report.importedTransactions.isEmpty || report.followedRedirectFrom != nil
+                    || !report.baselinesApplied.isEmpty { moved = true }
             }
             if !moved { return round }
         }

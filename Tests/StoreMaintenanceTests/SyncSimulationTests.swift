@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ObjectModel
 import StoreMaintenance
 import SyncStore
@@ -12,13 +13,28 @@ import Testing
 
     @Test(arguments: schedules)
     func peersConverge(seed: UInt64) throws {
+        try converge(seed: seed, rekeysAndArchives: false)
+    }
+
+    /// The same, with rekeys and archives mixed into the schedules.
+    @Test(arguments: schedules.map { $0 + 10_000 })
+    func peersConvergeThroughRekeysAndArchives(seed: UInt64) throws {
+        try converge(seed: seed, rekeysAndArchives: true)
+    }
+
+    private func converge(seed: UInt64, rekeysAndArchives: Bool) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sk-sim-\(seed)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let simulation = try SyncSimulation(seed: seed, in: folder)
         for _ in 0..<Int.random(in: 6...14, using: &simulation.random) {
             let peer = Int.random(in: 0..<simulation.paths.count, using: &simulation.random)
-            if Int.random(in: 0..<3, using: &simulation.random) == 0 {
+            let dice = Int.random(in: 0..<30, using: &simulation.random)
+            if dice < 2, rekeysAndArchives {
+                try simulation.rekey(peer: peer)
+            } else if dice < 4, rekeysAndArchives {
+                try simulation.archive(peer: peer)
+            } else if dice < 13 {
                 try simulation.sync(peer: peer)
             } else {
                 try simulation.edit(peer: peer, operations: Int.random(in: 1...4, using: &simulation.random))
@@ -51,6 +67,9 @@ import Testing
             for transaction in try SyncStore.open(at: path, readOnly: true).transactions() {
                 deleted.formUnion(transaction.changes.filter { $0.kind == .delete }.map(\.globalID))
             }
+            // Archived history leaves; tombstones stay.
+            let tombstones = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT gid FROM sk_tombstone") }
+            deleted.formUnion(tombstones.map(GlobalID.init))
         }
         let lost = simulation.inserted.subtracting(present).subtracting(deleted)
         #expect(lost.isEmpty, "records lost without a delete (seed \(seed)): \(lost.sorted().prefix(5))")
