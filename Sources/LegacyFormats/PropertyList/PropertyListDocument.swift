@@ -65,6 +65,18 @@ public final class PropertyListDocument {
         }
     }
 
+    /// Whether there is a value at `path` (see ``value(atKeyPath:)``), found without building it:
+    /// reading up to it, however large it is.
+    public func hasValue(atKeyPath path: String) throws(PropertyListError) -> Bool {
+        switch reader {
+        case .binary(let binary):
+            return try binary.locate(Self.keys(path)) != nil
+        case .xml(let xml):
+            if path.isEmpty { return true }
+            return try xml.locate(Self.keys(path)) != nil
+        }
+    }
+
     /// The value at `path`, materialised; `nil` when a key on the way is absent (or a value on the
     /// way is not a dictionary). The key path is dictionary keys separated by dots (`"a.b"`); `""`
     /// is the root. Meant for small subtrees: the whole value is built in memory.

@@ -174,6 +174,7 @@ public struct Migrator {
             }
         }
         store.detachCopySource()
+        try verifyTallies(store: store, runID: run.id)
         source.finishReading()
         // Back to WAL mode: the verification reads on its own connection while the indexes are built.
         try store.endAppending()
@@ -226,6 +227,25 @@ public struct Migrator {
         return content
     }
 
+    /// Checks that the streams read (wrote or rejected) every item the source holds, counted part by
+    /// part without them (``MigrationSource/tallies()``): a row no stream read would otherwise be
+    /// lost while the digests of what was read still match.
+    private func verifyTallies(store: SyncStore, runID: Int64) throws {
+        let checkpoints = try store.checkpoints(migration: runID)
+        for tally in try source.tallies() {
+            let read = tally.streams.reduce(0) { total, name in total + (checkpoints[name].map { $0.rows + $0.rejected } ?? 0) }
+            guard read == tally.count else {
+                try? store.endAppending()
+                try store.finishMigration(runID, success: false)
+                throw MaintenanceError(
+                    path: target,
+                    problem: "verification failed: \(tally.part) of \(source.location) holds \(tally.count) items, but the migration read \(read) of them (written or rejected)",
+                    hint: "keep the source; report this with the command line (the target is not trustworthy)",
+                    failureKind: .internalFailure)
+            }
+        }
+    }
+
     /// Two records with one global ID, found when the unique index is built, are the source's fault.
     private func reportingDuplicates(_ body: () throws -> Void) throws {
         do {
@@ -261,7 +281,15 @@ public struct Migrator {
     private func requireEmpty(_ store: SyncStore) throws {
         let records = try store.liveRecordCounts().values.reduce(0, +)
         let history = try store.historySummary()
-        guard records == 0, history.transactions == 0, try store.migrations().isEmpty else {
+        let runs = try store.migrations()
+        if let failed = runs.last(where: { $0.key == key && $0.success == false }) {
+            throw MaintenanceError(
+                path: target,
+                problem: "the target holds a run of this same migration that failed its verification (run \(failed.id), \(failed.rows) records written): its content is not trustworthy and it is not resumed",
+                hint: "keep the source; migrate into a new target path, and report the failure with the command line",
+                failureKind: .cannotCreateOutput)
+        }
+        guard records == 0, history.transactions == 0, runs.isEmpty else {
             throw MaintenanceError(
                 path: target, problem: "the target already holds data (\(records) records, \(history.transactions) transactions) that this migration did not write",
                 hint: "migrate into a new target path", failureKind: .cannotCreateOutput)
