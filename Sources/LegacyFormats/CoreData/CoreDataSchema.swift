@@ -91,7 +91,12 @@ struct CoreDataSchema: Sendable {
         for index in schema.entityRows.indices {
             schema.entityRows[index].table = schema.rootTable(ofEntity: schema.entityRows[index].number)
         }
-        schema.entityRows = schema.entityRows.filter { $0.number < 16000 && schema.columns[$0.table] != nil }
+        schema.entityRows = schema.entityRows.filter { $0.number < 16000 }
+        // An entity whose table is gone had rows no reader can see: the store is damaged, and
+        // dropping the entity from the model would lose them without a word.
+        if let lost = schema.entityRows.first(where: { schema.columns[$0.table] == nil }) {
+            throw SchemaProblem.missingTable(entity: lost.name, number: lost.number, table: lost.table)
+        }
         return schema
     }
 
@@ -99,6 +104,8 @@ struct CoreDataSchema: Sendable {
     enum SchemaProblem: Error {
         case notCoreData
         case noMetadata
+        /// `Z_PRIMARYKEY` names an entity whose table the file does not have.
+        case missingTable(entity: String, number: Int64, table: String)
     }
 
     /// The row numbered `number`.

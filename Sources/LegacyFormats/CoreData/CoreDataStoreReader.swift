@@ -191,6 +191,10 @@ public final class CoreDataStoreReader: Sendable {
                 return CoreDataStoreError(
                     path: path, problem: "a Core Data store without a Z_METADATA row",
                     hint: "the store is damaged; restore it from a backup")
+            case .missingTable(let entity, let number, let table):
+                return CoreDataStoreError(
+                    path: path, problem: "Z_PRIMARYKEY names entity \(entity) (Z_ENT \(number)), but the store has no table \(table) for its rows",
+                    hint: "the store is damaged (a table was dropped); restore it from a backup")
             }
         }
         if let error = error as? DatabaseError {

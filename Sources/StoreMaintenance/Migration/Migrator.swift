@@ -36,6 +36,7 @@ public struct Migrator {
 
     /// What the run would do; writes nothing.
     public func plan() throws -> MigrationPlan {
+        try requireTargetIsNoFolder()
         try source.validate()
         try source.wholeSourceCheck()?()
         let model = source.targetModel
@@ -75,6 +76,7 @@ public struct Migrator {
     /// - Returns: the report; its outcome is `stoppedAtRejectedRecord` when `--on-error stop` met a rejected record.
     /// - Throws: the source's errors, `StoreError`, ``MaintenanceError``.
     public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
+        try requireTargetIsNoFolder()
         try source.validate()
         let lock = try StoreLock.acquire(for: target, command: "storekeep migrate")
         defer { lock.release() }
@@ -275,6 +277,16 @@ public struct Migrator {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         let cleaned = String(model.name.map { allowed.contains($0) ? $0 : "-" }).drop { $0 == "." }
         return cleaned.isEmpty ? "storekeep" : String(cleaned.prefix(200))
+    }
+
+    /// The target is a store file: a folder at its path is an output that cannot be created.
+    private func requireTargetIsNoFolder() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue else { return }
+        throw MaintenanceError(
+            path: target, problem: "is a folder; a migration writes its target as a store file",
+            hint: "give the path of a new store file, such as \((target as NSString).appendingPathComponent("new.store"))",
+            failureKind: .cannotCreateOutput)
     }
 
     /// A target that exists must be empty unless it holds an unfinished run of this very migration.
