@@ -208,7 +208,9 @@ public final class PropertyListDocument {
             try xml.walk(scanner, top.value, depth: 0, node: root, shapeDepth: maxDepth, checkLeaves: checkingEveryValue)
             try xml.finish(scanner, wrapped: top.wrapped)
         }
-        return root.shape(summary: false)
+        var shape = root.shape(summary: false)
+        shape.shortenedKeys = root.shortenedKeys > 0 ? root.shortenedKeys : nil
+        return shape
     }
 
     /// How many pages a binary document has read from the file so far (cache misses; 0 for
