@@ -159,6 +159,8 @@ public final class StoreTransaction {
         let transaction = db.lastInsertedRowID
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // JSON has no infinity, which a Double attribute may hold: it is written as a string.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         let insert = try db.cachedStatement(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, ?, ?, ?)")
         for change in changes {
             let properties = String(decoding: try encoder.encode(change.properties), as: UTF8.self)

@@ -113,6 +113,7 @@ extension SyncStore {
     public func transactions(after afterID: Int64 = 0) throws -> [HistoryTransaction] {
         try read("read the history") { db in
             let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             var result: [HistoryTransaction] = []
             for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_transaction WHERE id > ? ORDER BY id", arguments: [afterID]) {
                 let id: Int64 = row["id"]

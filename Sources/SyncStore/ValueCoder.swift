@@ -34,7 +34,7 @@ enum ValueCoder {
         guard let converted = converted(value, type: type) else {
             switch (type, value) {
             case (.boolean, .integer(let number)): return "\(number) (a Boolean is 0 or 1)"
-            case (.double, .integer(let number)), (.float, .integer(let number)), (.decimal, .integer(let number)):
+            case (.double, .integer(let number)), (.float, .integer(let number)):
                 return "the integer \(number), which no Double holds exactly"
             case (.decimal, .double(let number)): return "\(number), which is no decimal number"
             case (.decimal, .string(let text)): return ValueFit.decimalProblem(text) ?? "a string value"

@@ -74,10 +74,13 @@ extension ExitCodeCase {
             return .init(arguments: ["inspect", file], names: ["\(file):5"])
         },
         .init("input.malformed-binary-plist") { w in
-            let good = try Data(contentsOf: URL(fileURLWithPath: try w.speechTimerData()))
-            let file = w.path("truncated.plist")
-            try good.prefix(good.count - 20).write(to: URL(fileURLWithPath: file))
-            return .init(arguments: ["inspect", file], names: [file, "malformed binary plist"])
+            // Well formed but for one leaf: an array holding a UTF-16 string of a lone surrogate
+            // (D800), which only a check of every value finds.
+            var bytes = Array("bplist00".utf8) + [0xA1, 0x01] + [0x61, 0xD8, 0x00] + [8, 10]
+            bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 13]
+            let file = w.path("lone-surrogate.plist")
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            return .init(arguments: ["inspect", file], names: [file, "byte 10", "surrogate"])
         },
         .init("input.unknown-source") { w in
             let file = try w.write("notes.txt", "just some words\n")

@@ -43,8 +43,9 @@ extension CoreDataStoreReader {
                 var records: [CoreDataRecord] = []
                 records.reserveCapacity(limit)
                 var prefixes = GlobalIDPrefixes(storeUUID: storeUUID)
+                let targets = targetEntities(of: entity)
                 try Self.forEachRow(in: db, sql: sql, arguments: [after, Int64(limit)]) { statement in
-                    records.append(try record(from: statement, entity: entity, prefixes: &prefixes))
+                    records.append(try record(from: statement, entity: entity, targets: targets, prefixes: &prefixes))
                     return true
                 }
                 guard !entity.toManys.isEmpty, let first = records.first?.primaryKey, let last = records.last?.primaryKey else { return records }
@@ -67,12 +68,24 @@ extension CoreDataStoreReader {
         }
     }
 
-    /// The record in the current row of `statement` (columns as ``readBatch(_:after:limit:)`` selects them).
+    /// For each to-one of `entity` kept with an entity column, the entities its target may be, by
+    /// `Z_ENT`: the destination and its sub-entities (empty for the others).
+    private func targetEntities(of entity: StoreMapping.EntityMapping) -> [[Int64: String]] {
+        entity.toOnes.map { toOne in
+            guard toOne.entityColumn != nil else { return [:] }
+            let names = [toOne.destination] + model.descendants(of: toOne.destination).map(\.name)
+            return Dictionary(names.compactMap { name in schema.entityRow(named: name).map { ($0.number, name) } },
+                              uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The record in the current row of `statement` (columns as ``readBatch(_:after:limit:)`` selects
+    /// them); `targets` is ``targetEntities(of:)``.
     ///
     /// A value that cannot be carried exactly leaves the record with a ``CoreDataRecord/problem``
     /// naming it (the first one met), rather than a changed or missing value.
     private func record(
-        from statement: OpaquePointer, entity: StoreMapping.EntityMapping, prefixes: inout GlobalIDPrefixes
+        from statement: OpaquePointer, entity: StoreMapping.EntityMapping, targets: [[Int64: String]], prefixes: inout GlobalIDPrefixes
     ) throws -> CoreDataRecord {
         let primaryKey = sqlite3_column_int64(statement, 0)
         var record = CoreDataRecord(entity: entity.name, primaryKey: primaryKey, globalID: prefixes.globalID(entity: entity.name, primaryKey: primaryKey))
@@ -100,7 +113,7 @@ extension CoreDataStoreReader {
         }
         var entityIndex = index + Int32(entity.toOnes.count)
         var orderIndex = entityIndex + Int32(entity.toOnes.filter { $0.entityColumn != nil }.count)
-        for toOne in entity.toOnes {
+        for (position, toOne) in entity.toOnes.enumerated() {
             defer { index += 1 }
             var targetEntity = toOne.destination
             var entityNumber: DatabaseValue?
@@ -126,12 +139,11 @@ extension CoreDataStoreReader {
             }
             guard target != 0 else { continue }
             if let entityColumn = toOne.entityColumn, let entityNumber {
-                guard case .int64(let number) = entityNumber.storage, let row = schema.entityRow(number),
-                      row.name == toOne.destination || model.descendants(of: toOne.destination).contains(where: { $0.name == row.name }) else {
+                guard case .int64(let number) = entityNumber.storage, let name = targets[position][number] else {
                     refuse(entityColumn, "\(Self.describe(entityNumber)), which names no \(toOne.destination) entity for its to-one \(toOne.name) (p\(target))")
                     continue
                 }
-                targetEntity = row.name
+                targetEntity = name
             }
             if let orderColumn = toOne.orderColumn, let order {
                 switch order.storage {

@@ -20,6 +20,8 @@ public final class PropertyListMappingSource: MigrationSource {
     public let location: String
     /// What identifies the file's content: its size and the SHA-256 of its first and last 64 KiB.
     public let fingerprint: String
+    /// The mapped arrays' element counts, each read once.
+    private let elementCounts: PropertyListElementCounts
 
     /// Opens the property list and the mapping's model, and checks the mapping against the model.
     ///
@@ -34,6 +36,7 @@ public final class PropertyListMappingSource: MigrationSource {
         targetModel = try Self.loadModel(mapping: mapping, overriddenBy: model)
         location = plist
         fingerprint = try SourceFingerprint.of(path: plist)
+        elementCounts = PropertyListElementCounts(document: document)
         try MappingValidator.validate(mapping, against: targetModel)
     }
 
@@ -46,7 +49,9 @@ public final class PropertyListMappingSource: MigrationSource {
 
     /// One stream per mapped entity, in mapping order.
     public var streams: [any MigrationStream] {
-        mapping.entities.map { PropertyListEntityStream(rule: $0, document: document, mappingName: mapping.name, model: targetModel) }
+        mapping.entities.map {
+            PropertyListEntityStream(rule: $0, document: document, mappingName: mapping.name, model: targetModel, elementCounts: elementCounts)
+        }
     }
 
     /// The model the mapping names (or `model` instead), in the mapping's `modelVersion`. A version
@@ -95,7 +100,7 @@ public final class PropertyListMappingSource: MigrationSource {
         return try mapping.entities.compactMap { rule in
             let name = rule.from.isEmpty ? rule.entity : rule.from
             guard seen.insert(name).inserted else { return nil }
-            if let count = try? document.elementCount(atKeyPath: rule.from) {
+            if let count = elementCounts.count(atKeyPath: rule.from) {
                 return SourceTally(part: "the array '\(rule.from)'", count: count, streams: [name])
             }
             return SourceTally(part: "the value '\(rule.from)'", count: try document.hasValue(atKeyPath: rule.from) ? 1 : 0, streams: [name])
