@@ -180,7 +180,8 @@ final class ImportWriter {
         _ value: AttributeValue, column: EntityPlanColumn, entity: String, at index: Int32, in statement: RawStatement, blobKey: Int?
     ) throws {
         guard let normalized = ValueCoder.normalized(value, type: column.type) ?? (keepsValuesAsGiven ? value : nil) else {
-            throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(column.name) cannot hold a \(value.kindName) value")
+            let reason = ValueCoder.refusal(of: value, type: column.type) ?? "a \(value.kindName) value"
+            throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(column.name) is of type \(column.type.rawValue) and cannot hold \(reason)")
         }
         switch normalized {
         case .null: statement.bindNull(index)

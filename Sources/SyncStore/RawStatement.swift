@@ -31,7 +31,9 @@ final class RawStatement {
         guard code == SQLITE_OK, let prepared else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
             sqlite3_finalize(prepared)
-            throw StoreError(.io, path: path, message: "cannot prepare a statement: \(message)")
+            // Through the common mapping: a missing table is a damaged store (65), not a disk failure.
+            throw StoreError.wrapping(DatabaseError(resultCode: ResultCode(rawValue: code), message: message), path: path,
+                                      action: "prepare a statement")
         }
         handle = prepared
         self.path = path

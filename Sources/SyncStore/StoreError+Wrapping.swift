@@ -20,6 +20,10 @@ extension StoreError {
             case .SQLITE_CORRUPT:
                 return StoreError(.damaged, path: path, message: "cannot \(action): the database is damaged (\(error.message ?? "corrupt"))",
                                   hint: "restore the store from a backup")
+            case .SQLITE_ERROR where ["no such table", "no such column"].contains(where: { error.message?.hasPrefix($0) == true }):
+                // The store's metadata names a table or column its file lacks: its content is damaged, not the disk.
+                return StoreError(.damaged, path: path, message: "cannot \(action): the store's layout is damaged (\(error.message ?? "a table is missing"))",
+                                  hint: "restore the store from a backup; `storekeep check` lists what is missing")
             case .SQLITE_FULL:
                 return StoreError(.io, path: path, message: "cannot \(action): the disk is full", hint: "free some space and try again")
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:

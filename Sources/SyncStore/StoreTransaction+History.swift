@@ -22,6 +22,8 @@ extension StoreTransaction {
         let insertClock = PropertyClock(rank: .insert, timestamp: row.clock, peer: peer)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // JSON has no infinity, which a Double attribute may hold: it is written as a string.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         let insert = try db.cachedStatement(sql: """
             INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone, payload) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)

@@ -129,7 +129,8 @@ public final class StoreTransaction {
             throw request("attribute \(entity).\(name) is transient and never stored")
         }
         guard let normalized = ValueCoder.normalized(value, for: attribute) else {
-            throw request("attribute \(entity).\(name) is of type \(attribute.type.rawValue) and cannot hold a \(value.kindName) value")
+            let reason = ValueCoder.refusal(of: value, type: attribute.type) ?? "a \(value.kindName) value"
+            throw request("attribute \(entity).\(name) is of type \(attribute.type.rawValue) and cannot hold \(reason)")
         }
         if case .binary(let data) = normalized, attribute.allowsExternalBinaryDataStorage, data.count > SyncStore.externalStorageThreshold {
             do {

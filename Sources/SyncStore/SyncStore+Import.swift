@@ -18,8 +18,8 @@ extension SyncStore {
             }
             next = index + 1
             let type = plan.columns[index].type
-            if ValueCoder.normalized(value, type: type) == nil {
-                return "\(record.entity).\(name) is of type \(type.rawValue) and cannot hold a \(value.kindName) value"
+            if let reason = ValueCoder.refusal(of: value, type: type) {
+                return "\(record.entity).\(name) is of type \(type.rawValue) and cannot hold \(reason)"
             }
         }
         for name in record.toOne.keys where !plan.toOne.contains(where: { $0.name == name }) {

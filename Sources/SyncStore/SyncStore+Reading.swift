@@ -40,16 +40,62 @@ extension SyncStore {
     }
 
     /// The number of live records of each entity, counted under their exact entity (every entity
-    /// of the model appears, abstract ones and empty ones with 0).
+    /// of the model appears, abstract ones and empty ones with 0; rows of a damaged store whose
+    /// `_entity` names no entity appear under that name, and rows whose `_entity` is not text are
+    /// left out: ``rowsOfNoEntity()`` lists them all).
     public func liveRecordCounts() throws -> [String: Int] {
         try read("count records") { db in
             var counts = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, 0) })
             for table in Set(layout.tableOfEntity.values).sorted() {
                 for row in try Row.fetchAll(db, sql: "SELECT _entity, COUNT(*) AS n FROM \(table.quotedDatabaseIdentifier) GROUP BY _entity") {
-                    counts[row["_entity"], default: 0] += row["n"] as Int
+                    // As stored: GRDB's String conversion would stop the process on a NULL or a number.
+                    guard case .string(let entity) = (row["_entity"] as DatabaseValue).storage else { continue }
+                    counts[entity, default: 0] += row["n"] as Int
                 }
             }
             return counts
+        }
+    }
+
+    /// The number of rows in the store's record tables, whatever they hold.
+    public func recordRowCount() throws -> Int {
+        try read("count records") { db in
+            try Set(layout.tableOfEntity.values).sorted().reduce(0) { total, table in
+                total + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0)
+            }
+        }
+    }
+
+    /// The rows of the record tables that are no record of an entity with records of its own:
+    /// their `_entity` is an abstract entity, one the model does not have, one kept in another
+    /// table, or not text at all (a damaged store). In table, then row-id order; each with why.
+    public func rowsOfNoEntity() throws -> [(table: String, rowID: Int64, reason: String)] {
+        try read("list rows of no entity") { db in
+            var found: [(table: String, rowID: Int64, reason: String)] = []
+            for table in Set(layout.tableOfEntity.values).sorted() {
+                let kept = model.entities.filter { !$0.isAbstract && layout.tableOfEntity[$0.name] == table }.map(\.name)
+                let marks = Array(repeating: "?", count: kept.count).joined(separator: ", ")
+                let sql = "SELECT _rowid, _entity FROM \(table.quotedDatabaseIdentifier) WHERE NOT coalesce(_entity IN (\(marks)), 0) ORDER BY _rowid"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(kept)) {
+                    let entity = row["_entity"] as DatabaseValue
+                    let rowID = (row["_rowid"] as DatabaseValue).storage
+                    guard case .int64(let id) = rowID else { continue }
+                    let reason: String
+                    if case .string(let name) = entity.storage {
+                        if let description = model.entity(named: name) {
+                            reason = description.isAbstract
+                                ? "\(table) row \(id) has _entity '\(name)', an abstract entity, which has no records of its own"
+                                : "\(table) row \(id) has _entity '\(name)', whose records are kept in \(layout.tableOfEntity[name] ?? "another table")"
+                        } else {
+                            reason = "\(table) row \(id) has _entity '\(name)', which names no entity of model \(model.name) \(model.versionName)"
+                        }
+                    } else {
+                        reason = "\(table) row \(id) has an _entity that is not text (\(entity)), so it names no entity"
+                    }
+                    found.append((table, id, reason))
+                }
+            }
+            return found
         }
     }
 
@@ -67,6 +113,7 @@ extension SyncStore {
     public func transactions(after afterID: Int64 = 0) throws -> [HistoryTransaction] {
         try read("read the history") { db in
             let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             var result: [HistoryTransaction] = []
             for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_transaction WHERE id > ? ORDER BY id", arguments: [afterID]) {
                 let id: Int64 = row["id"]

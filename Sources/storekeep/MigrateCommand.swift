@@ -76,17 +76,20 @@ struct MigrateCommand: StorekeepCommand {
         switch kind {
         case .binaryPropertyList, .xmlPropertyList:
             guard let mapping else {
-                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); a property list needs --mapping FILE (see docs/mapping.md)")
+                throw CommandUsageError("\(source) is \(kind.description); a property list needs --mapping FILE",
+                                        hint: "write a mapping for it (docs/mapping.md), starting from `storekeep inspect \(source)`")
             }
             migrationSource = try PropertyListMappingSource(plist: source, mapping: MappingFileReader.read(path: mapping), model: model)
         case .coreDataStore:
             migrationSource = try CoreDataMigrationSource(path: source, model: model, modelVersion: modelVersion)
         case .storekeepStore:
             guard let model else {
-                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); migrating it needs --model BUNDLE (the .xcdatamodeld holding its version and the target version; see docs/steps.md)")
+                throw CommandUsageError("\(source) is \(kind.description); migrating it needs --model BUNDLE",
+                                        hint: "give the .xcdatamodeld holding its version and the target version (docs/steps.md)")
             }
             guard mapping == nil else {
-                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); --mapping is for property lists (a store's steps are inferred or read from step files, see docs/steps.md)")
+                throw CommandUsageError("\(source) is \(kind.description); --mapping is for property lists",
+                                        hint: "leave --mapping out: a store's steps are inferred or read from step files (docs/steps.md)")
             }
             let storeSource = try StoreMigrationSource(path: source, model: model, modelVersion: modelVersion)
             defaultContentName = storeSource.contentName

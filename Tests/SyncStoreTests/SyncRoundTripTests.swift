@@ -43,7 +43,7 @@ import Testing
             let profile = try tx.insert("Profile", values: ["bio": .string("b")])
             try tx.setToOne("profile", of: owner, to: profile)
             try tx.insert("Kinds", values: [
-                "i16": .integer(-3), "i64": .integer(.max), "dec": .decimal("12.250"), "dbl": .double(-0.0), "flt": .double(.nan),
+                "i16": .integer(-3), "i64": .integer(.max), "dec": .decimal("12.250"), "dbl": .double(-0.0), "flt": .double(.infinity),
                 "str": .string("a\u{0}b é"), "flag": .boolean(true), "when": .date(Date(timeIntervalSince1970: -1.5)),
                 "bytes": .binary(Data([0, 1, 2])), "uid": .uuid(UUID()), "link": .uri("https://x/y"),
             ])

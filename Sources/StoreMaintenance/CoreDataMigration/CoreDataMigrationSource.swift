@@ -49,10 +49,27 @@ public final class CoreDataMigrationSource: MigrationSource {
     /// from it with SQL (`CoreDataCopyPlan`).
     public var copySourcePath: String? { reader.snapshotPath }
 
-    /// One stream per entity that can have records of its own, in model order.
+    /// One stream per entity that can have records of its own, in model order; then, for each
+    /// table holding rows that no record stands for (``CoreDataStoreReader/unreadRowCounts``), a
+    /// stream that rejects each of them with its reason.
     public var streams: [any MigrationStream] {
         let model = reader.model
-        return model.entities.filter { !$0.isAbstract }.map { CoreDataEntityStream(reader: reader, entity: $0.name, model: model) }
+        let entities: [any MigrationStream] = model.entities.filter { !$0.isAbstract }.map { CoreDataEntityStream(reader: reader, entity: $0.name, model: model) }
+        let unread: [any MigrationStream] = reader.unreadRowCounts.keys.sorted().map { CoreDataUnreadRowStream(reader: reader, table: $0) }
+        return entities + unread
+    }
+
+    /// Per entity table, its rows (`COUNT(*)`, whatever they hold) and the streams that read them:
+    /// those of the entities kept there, and the one of its rows of no entity.
+    public func tallies() throws -> [SourceTally] {
+        let streams = self.streams
+        return try reader.entityTables.map { table in
+            let readers = streams.filter { stream in
+                if let unread = stream as? CoreDataUnreadRowStream { return unread.table == table }
+                return reader.storage(of: stream.entity)?.table == table
+            }
+            return SourceTally(part: "table \(table)", count: try reader.rowCount(of: table), streams: readers.map(\.name))
+        }
     }
 }
 
@@ -107,7 +124,10 @@ struct CoreDataEntityStream: MigrationStream {
                 var handled = 0
                 var keepGoing = true
                 try forEach(after: after, store: store) { item in
-                    if case .record(let key, _) = item { after = key }
+                    switch item {
+                    case .record(let key, _), .rejected(let key, _): after = key
+                    case .copied(let key, _, _): after = key
+                    }
                     keepGoing = try body(item)
                     handled += 1
                     return keepGoing && handled < window
@@ -129,6 +149,7 @@ struct CoreDataEntityStream: MigrationStream {
         }.map(\.name))
         guard (reader.entityCounts[entity] ?? 0) > 0 else { return }
         try reader.forEachRecord(entity: entity, afterPrimaryKey: max(position, 0)) { record in
+            if let problem = record.problem { return try body(.rejected(position: record.primaryKey, reason: problem)) }
             // Empty relationship tables are passed on as they are: mapping an empty dictionary still
             // allocates a new one, twice per record of an entity without relationships.
             let item = ImportRecord(

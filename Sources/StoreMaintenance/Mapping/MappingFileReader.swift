@@ -50,6 +50,6 @@ public enum MappingFileReader {
         return MigrationMapping(
             path: path, checksum: SHA256.hexDigest(of: data), name: name, modelPath: modelPath,
             modelVersion: try reader.string(top["modelVersion"], required: false, what: "modelVersion", at: root),
-            checks: checks, entities: entities)
+            checks: checks, entities: entities, modelLine: top["model"]?.mark?.line, modelVersionLine: top["modelVersion"]?.mark?.line)
     }
 }

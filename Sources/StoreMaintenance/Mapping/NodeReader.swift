@@ -86,6 +86,6 @@ struct NodeReader {
             }
         }
         return .init(entity: entity, from: from, identity: identity, seed: seed, attributes: attributes,
-                     relationships: relationships, line: line)
+                     relationships: relationships, line: line, fromLine: fields["from"]?.mark?.line)
     }
 }

@@ -30,6 +30,7 @@ final class RemoteTransactionApplier {
         mayHaveTombstones = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sk_tombstone)") ?? true
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     }
 
     /// Writes what is left of the last transaction's insert runs.
