@@ -51,6 +51,7 @@ extension SyncStore {
                 }
             }
             let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             for row in try Row.fetchAll(db, sql: "SELECT gid, entity, hlc, peer, identity FROM sk_tombstone ORDER BY gid") {
                 guard let gid: String = row[0], let entity: String = row[1] else { continue }
                 var identity: [UInt8] = [0, 0]

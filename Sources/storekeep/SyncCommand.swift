@@ -40,6 +40,10 @@ struct SyncCommand: StorekeepCommand {
     @Option(help: "Seconds to wait for the store's lock while another process holds it.")
     var lockTimeout: Double = 120
 
+    /// The most changes one log file holds.
+    @Option(help: "The most changes one log file holds (whole transactions; default 50,000).")
+    var changesPerLog: Int = 50_000
+
     /// The shared options.
     @OptionGroup var globals: GlobalOptions
 
@@ -48,11 +52,12 @@ struct SyncCommand: StorekeepCommand {
         if enable && disable { throw ValidationError("--enable and --disable cannot be given together.") }
         if (enable || disable) && dryRun { throw ValidationError("--dry-run does not go with --enable or --disable.") }
         if lockTimeout < 0 { throw ValidationError("--lock-timeout must not be negative.") }
+        if changesPerLog < 1 { throw ValidationError("--changes-per-log must be at least 1.") }
     }
 
     /// Syncs, or switches sync on or off, and prints what happened.
     func run(context: CommandContext) throws {
-        let synchronizer = StoreSynchronizer(path: store, container: container, options: SyncOptions(dryRun: dryRun, lockTimeout: lockTimeout))
+        let synchronizer = StoreSynchronizer(path: store, container: container, options: SyncOptions(dryRun: dryRun, changesPerLog: changesPerLog, lockTimeout: lockTimeout))
         let report = enable || disable ? try synchronizer.setEnabled(enable) : try synchronizer.run()
         try context.output.emit(report) { SyncText.render(report, switched: enable || disable) }
         if report.hasErrors { throw CommandExit(status: 65) }
