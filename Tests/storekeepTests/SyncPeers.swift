@@ -7,6 +7,23 @@ struct SyncPeers {
     let container: String
     let names: [String]
 
+    private init(directory: TemporaryDirectory, names: [String]) {
+        self.directory = directory
+        container = directory.url.appendingPathComponent("container").path
+        self.names = names
+    }
+
+    /// A copy of these peers and their container in a new folder (stores, blob folders, logs):
+    /// a test that stops a command at every point starts each attempt from the same state without
+    /// building it again.
+    func copy() throws -> SyncPeers {
+        let target = try TemporaryDirectory()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+            try FileManager.default.copyItem(at: directory.url.appendingPathComponent(name), to: target.url.appendingPathComponent(name))
+        }
+        return SyncPeers(directory: target, names: names)
+    }
+
     init(_ names: [String]) throws {
         directory = try TemporaryDirectory()
         container = directory.url.appendingPathComponent("container").path
