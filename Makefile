@@ -5,6 +5,8 @@
 
 SHELL := /usr/bin/env bash
 SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev libzstd-dev pkg-config
+# What only `make bench` needs: the references it compares with (bsdtar, the sqlite3 shell) and GNU time.
+BENCH_PACKAGES := libarchive-tools sqlite3 time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build test demo bench clean
@@ -36,6 +38,14 @@ demo: deps
 
 # Release build, generated inputs in Benchmarks/.work, a table of figures with ratios (docs/benchmarks.md).
 bench: deps
+	@missing=""; \
+	for package in $(BENCH_PACKAGES); do \
+	  dpkg -s "$$package" >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y $$missing; \
+	fi
 	./Benchmarks/run.sh
 
 clean:

@@ -200,9 +200,48 @@ done
 python3 Benchmarks/changes-as-jsonl.py "$work/coredata-1.store" "$work/changes.jsonl"
 record sync.jsonl_bytes "$(stat -c %s "$work/changes.jsonl")"
 rm -f "$work/changes.jsonl"
+
+# 5. Rekey of that store (synced first, so the rekey's own sync has nothing to move) against a
+# sqlite3 .backup of the same file.
+record rekey.records "$coredata_rows"
+for run in $(seq "$runs"); do
+    box=$work/rekey-box; rm -rf "$box"; mkdir -p "$box"
+    rekeyed=$work/rekeyed.store; remove_store "$rekeyed"; cp "$work/coredata-1.store" "$rekeyed"
+    "$storekeep" sync "$rekeyed" --container "$box" --quiet >/dev/null
+    step "sqlite3 .backup and storekeep rekey, $coredata_rows records (run $run of $runs)"
+    rm -f "$work/backup.db"
+    timed rekey.backup sqlite3 "$rekeyed" ".backup $work/backup.db"
+    timed rekey.storekeep "$storekeep" rekey "$rekeyed" --container "$box" --to bench-rekeyed --quiet
+    rm -rf "$box" "$work/backup.db"; remove_store "$rekeyed"
+done
 for run in $(seq "$slow_runs"); do remove_store "$work/coredata-$run.store"; done
 
-# 5. Peak memory at the big size (slow: only with BENCH_4M=1).
+# 6. Archive and restore of about 1 GB of logs (a Speech Timer file with a recording every third
+# speech, migrated and exported), against bsdtar --zstd on the same log files.
+archive_speeches=${BENCH_ARCHIVE_SPEECHES:-$([[ ${BENCH_QUICK:-0} == 1 ]] && echo 20000 || echo 400000)}
+adata=$work/speechtimer1-archive-$archive_speeches.plist
+if [[ ! -f $adata ]]; then
+    step "generating $adata"
+    python3 Benchmarks/generate-speechtimer-bplist.py "$adata" --speeches "$archive_speeches" --recording-every 3
+fi
+for run in $(seq "$slow_runs"); do
+    astore=$work/archive.store; abox=$work/archive-box; remove_store "$astore"; rm -rf "$abox" "$work/archives" "$work/restored" "$work/logs.tar.zst"
+    mkdir -p "$abox" "$work/restored"
+    step "archive: migrate, export ($archive_speeches speeches with recordings) (run $run of $slow_runs)"
+    "$storekeep" migrate "$adata" --to "$astore" --mapping "$mapping" --quiet >/dev/null
+    "$storekeep" sync "$astore" --container "$abox" --quiet >/dev/null
+    logs=$(find "$abox" -name '*.sklog' -printf '%s\n' | python3 -c 'import sys; print(sum(int(n) for n in sys.stdin))')
+    record archive.log_bytes "$logs"
+    logdir=$(dirname "$(find "$abox" -name '*.sklog' | head -1)")
+    step "bsdtar --zstd and storekeep archive of $logs bytes of logs (run $run of $slow_runs)"
+    timed archive.bsdtar bsdtar --zstd -cf "$work/logs.tar.zst" -C "$logdir" .
+    timed archive.storekeep "$storekeep" archive "$astore" --container "$abox" --to "$work/archives" --quiet
+    archive=$(ls "$work"/archives/*.tar.zst | head -1)
+    timed archive.restore "$storekeep" archive restore "$archive" --container "$work/restored" --quiet
+    remove_store "$astore"; rm -rf "$abox" "$work/archives" "$work/restored" "$work/logs.tar.zst"
+done
+
+# 7. Peak memory at the big size (slow: only with BENCH_4M=1).
 if [[ $big_case == 1 ]]; then
     bigdata=$(plist "$big")
     record big.speeches "$big"

@@ -24,7 +24,10 @@ enum FramedFile {
         var header = header
         var stored = body
         header.compression = "none"
-        if body.count >= 512 {
+        // Compressed when that saves a tenth; a large body is tried on its first 256 KiB first, so
+        // that incompressible content (recordings, photos) is not compressed in vain.
+        let sample = min(body.count, 256 << 10)
+        if body.count >= 512, body.count <= sample || Self.saves(ZstdCodec.compress(Array(body[0..<sample])).count, of: sample) {
             let compressed = ZstdCodec.compress(body)
             if !compressed.isEmpty, compressed.count * 10 <= body.count * 9 {
                 stored = compressed
@@ -45,6 +48,21 @@ enum FramedFile {
         file.withUnsafeBytes { digest.update(bytes: $0) }
         file += digest.finalize()
         return file
+    }
+
+    /// Whether `compressed` bytes save at least a tenth of `original`.
+    private static func saves(_ compressed: Int, of original: Int) -> Bool { compressed > 0 && compressed * 10 <= original * 9 }
+
+    /// The header of a framed file, read without its body (and so without checking its checksum).
+    static func header<H: Header>(at path: String, signature: [UInt8], as: H.Type) -> H? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let start = try? handle.read(upToCount: signature.count + 4), start.count == signature.count + 4,
+              Array(start.prefix(signature.count)) == signature else { return nil }
+        var length = 0
+        for index in 0..<4 { length |= Int(start[signature.count + index]) << (8 * index) }
+        guard length < 1 << 20, let bytes = try? handle.read(upToCount: length), bytes.count == length else { return nil }
+        return try? JSONDecoder().decode(H.self, from: bytes)
     }
 
     /// The header and the decompressed body, after checking the signature, the checksum and the sizes.

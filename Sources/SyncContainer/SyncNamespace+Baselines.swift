@@ -31,6 +31,12 @@ extension SyncNamespace {
         return (path, try Self.sha256(ofFile: path))
     }
 
+    /// The header of a baseline, read without its body (nothing is checked but the signature):
+    /// to decide whether it is the one wanted before reading it whole.
+    public func baselineHeader(_ name: String) -> BaselineHeader? {
+        FramedFile.header(at: "\(baselineFolder)/\(name)", signature: Self.baselineSignature, as: BaselineHeader.self)
+    }
+
     /// Reads and checks a baseline: its checksum, and that it is this namespace's.
     public func readBaseline(_ name: String) throws -> (BaselineHeader, [UInt8]) {
         let path = "\(baselineFolder)/\(name)"

@@ -55,15 +55,23 @@ public struct StoreArchiver: Sendable {
             report.seconds = Date().timeIntervalSince(started)
             return report
         }
-        // The baseline new peers start from, once these logs have left.
-        let encoder = BaselineEncoder()
-        let coverage = try store.exportBaseline(into: encoder)
-        let header = BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: store.metadata.peerID,
-                                    vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
-                                    memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "archive")
-        let (baselinePath, _) = try namespace.publishBaseline(header: header, body: encoder.bytes)
+        // The baseline new peers start from once these logs have left: the newest one already
+        // covers the watermark (an earlier archive's, a rekey's), or a new one is written.
+        var baselinePath: String
+        if let newest = try namespace.baselines().last, let header = namespace.baselineHeader(newest),
+           report.watermark.allSatisfy({ $0.value <= (header.vector[$0.key] ?? 0) }) {
+            baselinePath = "\(namespace.baselineFolder)/\(newest)"
+        } else {
+            let encoder = BaselineEncoder()
+            let coverage = try store.exportBaseline(into: encoder)
+            let header = BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: store.metadata.peerID,
+                                        vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
+                                        memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "archive")
+            baselinePath = try namespace.publishBaseline(header: header, body: encoder.bytes).path
+            CrashPoint.reach("archive.baseline.written")
+            _ = try namespace.readBaseline(URL(fileURLWithPath: baselinePath).lastPathComponent)
+        }
         report.baseline = baselinePath
-        CrashPoint.reach("archive.baseline.written")
         // The archive: written (or found, from a run that was stopped), then read back whole.
         let folder = options.destination ?? "\(namespace.path)/archives"
         try SyncNamespace.makeFolder(folder)
@@ -71,9 +79,12 @@ public struct StoreArchiver: Sendable {
         for log in covered { digest.update(log.entry.path + "\n") }
         let archivePath = "\(folder)/\(namespace.contentName)-\(namespace.modelHash.prefix(12))-\(digest.finalizeHex().prefix(16)).tar.zst"
         report.archive = archivePath
+        // The logs, and the baselines of rekeys (the start of this namespace's content, which no log
+        // holds): restoring every archive of a namespace, oldest first, brings back everything.
         var files = covered.map { ($0.entry, $0.source) }
-        files.append((ArchiveManifest.Entry(path: "baselines/\(URL(fileURLWithPath: baselinePath).lastPathComponent)", kind: "baseline", sha256: "", bytes: 0),
-                      baselinePath))
+        for name in try namespace.baselines() where namespace.baselineHeader(name)?.reason == "rekey" {
+            files.append((ArchiveManifest.Entry(path: "baselines/\(name)", kind: "baseline", sha256: "", bytes: 0), "\(namespace.baselineFolder)/\(name)"))
+        }
         if FileManager.default.fileExists(atPath: archivePath), (try? LogArchive.verify(archivePath)) != nil {
             report.notes.append("the archive of these logs was written by an earlier run; it was verified and kept")
         } else {
