@@ -9,6 +9,15 @@ extension StoreSchema {
     /// The `sk_metadata` key holding the largest hybrid clock reading the store has issued or imported.
     static let clockKey = "clock"
 
+    /// Creates `sk_seed_mark` (what `seed` has seeded, per seed set and account) when it is absent.
+    static func createSeedMarkTable(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sk_seed_mark (
+                seed_set TEXT NOT NULL, account TEXT NOT NULL, version INTEGER NOT NULL, applied REAL NOT NULL,
+                PRIMARY KEY (seed_set, account)) WITHOUT ROWID
+            """)
+    }
+
     /// Adds the format-4 columns and tables to a store of format 3 (a new store gets them the same
     /// way, right after its format-3 tables): nothing is rewritten, and every added column is NULL
     /// or its default in existing rows.
@@ -53,6 +62,7 @@ extension StoreSchema {
                 gid TEXT PRIMARY KEY NOT NULL, entity TEXT NOT NULL, hlc INTEGER NOT NULL, peer TEXT NOT NULL, identity TEXT
             ) WITHOUT ROWID;
             """)
+        try createSeedMarkTable(in: db)
         // The counter starts where the history stands; deletes made before format 4 become tombstones.
         try db.execute(sql: """
             INSERT OR IGNORE INTO sk_peer (peer, is_local, first_seen)

@@ -102,3 +102,40 @@ extension SyncStore {
         }
     }
 }
+
+extension SyncStore {
+    /// The `sk_metadata` key present while a store that kept its local data through an account
+    /// change still has to publish a baseline of it into its new account's namespace.
+    static let accountBaselineKey = "accountBaselinePending"
+
+    /// Gives the store the account `token` (article 5).
+    ///
+    /// - Parameter keepingLocalData: the local data becomes the account's, published on the next
+    ///   sync: every local transaction is exported again, and a baseline of the whole content is
+    ///   written (it holds what came from other peers of the old account too).
+    public func setAccount(_ token: String, keepingLocalData: Bool) throws {
+        try writeSyncState("set the account") { db in
+            try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES ('accountToken', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           arguments: [token])
+            if keepingLocalData {
+                try db.execute(sql: "UPDATE sk_peer SET exported_seq = 0 WHERE peer = ?", arguments: [metadata.peerID])
+                try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = '1'",
+                               arguments: [Self.accountBaselineKey])
+            }
+        }
+    }
+
+    /// Whether a baseline of the content is still to be published after an account change.
+    public func accountBaselinePending() throws -> Bool {
+        try read("read the account state") { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [Self.accountBaselineKey]) == "1"
+        }
+    }
+
+    /// Records that the baseline after an account change was published.
+    public func clearAccountBaselinePending() throws {
+        try writeSyncState("record the account's baseline") { db in
+            try db.execute(sql: "DELETE FROM sk_metadata WHERE key = ?", arguments: [Self.accountBaselineKey])
+        }
+    }
+}

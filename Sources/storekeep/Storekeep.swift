@@ -38,6 +38,8 @@ struct Storekeep: ParsableCommand {
             RekeyCommand.self,
             ArchiveCommand.self,
             PeersCommand.self,
+            SeedCommand.self,
+            AccountCommand.self,
             VersionCommand.self,
         ]
     )

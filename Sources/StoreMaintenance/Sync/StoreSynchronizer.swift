@@ -69,7 +69,14 @@ public struct StoreSynchronizer: Sendable {
                 return report
             }
         }
+        if let conflict = try session.accountConflict() {
+            session.report.findings.append(conflict)
+            report = try session.finish()
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
         try session.export()
+        try session.publishAccountBaselineIfPending()
         try session.applyBaselineIfNeeded()
         let imported = try session.importAll()
         if imported, !options.dryRun {

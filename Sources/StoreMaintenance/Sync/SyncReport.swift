@@ -20,6 +20,8 @@ public struct SyncReport: Codable, Sendable {
     public var logsWritten: [String] = []
     /// Baselines applied (a new peer's start, or a peer behind a rekey or an archive).
     public var baselinesApplied: [String] = []
+    /// Baselines this run wrote (after an account change that kept the local data).
+    public var baselinesPublished: [String] = []
     /// When the store's content name was rekeyed: the name it followed the redirect from.
     public var followedRedirectFrom: String?
     /// Per peer: transactions and changes imported.

@@ -1,0 +1,23 @@
+/// What one `storekeep seed` did (its `--json` document; fields are only ever added).
+public struct SeedReport: Codable, Sendable {
+    public var store: String
+    public var seedSet: String
+    public var version: Int
+    /// The account seeded for (empty: the store has none).
+    public var account: String
+    public var dryRun: Bool
+    /// Whether the store had already been seeded with this version (or a newer one) for the account: nothing was done.
+    public var alreadySeeded = false
+    /// The version seeded before, when there was one.
+    public var previousVersion: Int?
+    /// Records inserted (global IDs), refreshed to this version, adopted (a record that already
+    /// matched the seed key: an older app's seed), kept because the user edited them, and left
+    /// out because the user deleted them.
+    public var inserted: [String] = []
+    public var refreshed: [String] = []
+    public var adopted: [String] = []
+    public var keptEdited: [String] = []
+    public var skippedDeleted: [String] = []
+    /// The history transaction, when something was saved.
+    public var sequence: Int64?
+}
