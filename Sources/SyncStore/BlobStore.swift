@@ -11,6 +11,27 @@ struct BlobStore: Sendable {
     /// The prefix of a column value that refers to a blob file.
     static let referencePrefix = "sha256:"
 
+    /// The digest in a `sha256:<64 lowercase hex digits>` reference, or `nil` when `value` is not one.
+    static func digest(inReference value: String) -> String? {
+        guard value.hasPrefix(referencePrefix) else { return nil }
+        let hex = value.utf8.dropFirst(referencePrefix.utf8.count)
+        guard hex.count == 64, hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// Whether `name`, found at `url`, is the name of a blob file: 64 lowercase hex digits in a
+    /// sub-folder named after its first two.
+    static func isBlobName(_ name: String, in url: URL) -> Bool {
+        digest(inReference: referencePrefix + name) != nil && url.deletingLastPathComponent().lastPathComponent == String(name.prefix(2))
+    }
+
+    /// Whether `name` is that of a blob being written (`.<hex>.<pid>.tmp`) by a process that still runs.
+    static func isTemporaryOfLiveProcess(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].isEmpty, parts[3] == "tmp", let pid = Int32(parts[2]), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// The folder holding the blobs.
     let directory: URL
     /// Where a batch's files are written ahead of its rows, one batch at a time

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import ObjectModel
 
@@ -23,6 +24,72 @@ extension StoreTransaction {
         try writeColumn(table: table, column: column, orderColumn: orderColumn, of: holder, target: nil, order: nil)
         try touch(holder, entity: entity, properties: [relationship])
         return true
+    }
+
+    /// ``clearInvalidReference(_:of:)`` for many records of one exact entity at once: a few SQL
+    /// statements per 10,000 records instead of several per record (a repair may empty a million).
+    ///
+    /// Each holder that exists, is a `entity`, and whose `relationship` points at no record or at
+    /// a record of an entity the destination does not allow, has it emptied and gets an update
+    /// change naming it, in the order given.
+    ///
+    /// - Returns: the holders whose relationship was emptied, in the order given.
+    @discardableResult
+    public func clearInvalidReferences(_ relationship: String, ofRecordsOf entity: String, _ holders: [GlobalID]) throws -> [GlobalID] {
+        guard case .column(let table, let column, let orderColumn) = try relationshipStorage(relationship, of: entity).1 else {
+            throw request("\(entity).\(relationship) is not a to-one relationship")
+        }
+        let order = orderColumn.map { ", \($0.quotedDatabaseIdentifier) = NULL" } ?? ""
+        let empty = try db.cachedStatement(
+            sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = NULL\(order) WHERE _gid IN (SELECT value FROM json_each(?))")
+        let stamp = try db.cachedStatement(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET _updated = ? WHERE _gid IN (SELECT value FROM json_each(?))")
+        let found = try invalidReferenceHolders(relationship, ofRecordsOf: entity, holders)
+        var start = found.startIndex
+        while start < found.endIndex {
+            let chunk = found[start..<min(start + Self.chunkSize, found.endIndex)]
+            start = chunk.endIndex
+            try empty.execute(arguments: [try Self.jsonArray(chunk.map(\.rawValue))])
+            let stamped = chunk.filter { !pending.wasInserted($0) }
+            if !stamped.isEmpty { try stamp.execute(arguments: [now.timeIntervalSince1970, try Self.jsonArray(stamped.map(\.rawValue))]) }
+        }
+        for holder in found { pending.updated(holder, entity: entity, properties: [relationship]) }
+        return found
+    }
+
+    /// The holders among `holders` (records of exactly `entity`) whose to-one `relationship` points
+    /// at no record or at a record of an entity the destination does not allow, in the order given.
+    func invalidReferenceHolders(_ relationship: String, ofRecordsOf entity: String, _ holders: [GlobalID]) throws -> [GlobalID] {
+        let (description, storage) = try relationshipStorage(relationship, of: entity)
+        guard case .column(let table, let column, _) = storage else {
+            throw request("\(entity).\(relationship) is not a to-one relationship")
+        }
+        let destinationTable = try self.table(of: description.destination)
+        let allowed = [description.destination] + model.descendants(of: description.destination).map(\.name)
+        let marks = Array(repeating: "?", count: allowed.count).joined(separator: ", ")
+        let c = column.quotedDatabaseIdentifier
+        let invalid = try db.cachedStatement(sql: """
+            SELECT h.value FROM json_each(?) h JOIN \(table.quotedDatabaseIdentifier) s ON s._gid = h.value
+            WHERE s._entity = ? AND s.\(c) IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM \(destinationTable.quotedDatabaseIdentifier) t WHERE t._gid = s.\(c) AND t._entity IN (\(marks)))
+            ORDER BY h.key
+            """)
+        var found: [GlobalID] = []
+        var start = holders.startIndex
+        while start < holders.endIndex {
+            let chunk = holders[start..<min(start + Self.chunkSize, holders.endIndex)]
+            start = chunk.endIndex
+            found += try String.fetchAll(invalid, arguments: StatementArguments([try Self.jsonArray(chunk.map(\.rawValue)), entity] + allowed))
+                .map(GlobalID.init)
+        }
+        return found
+    }
+
+    /// How many global IDs one `json_each` statement is given at a time.
+    static let chunkSize = 10_000
+
+    /// A JSON array of strings, for `json_each(?)`.
+    static func jsonArray(_ values: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
     }
 
     /// Empties the one-to-one relationship `relationship` of `holder` when its target does not point
@@ -84,7 +151,7 @@ extension StoreTransaction {
     }
 
     /// The relationship of `entity` stored in `table` with the record on the `sourceColumn` side.
-    private func joinRelationship(in table: String, sourceColumn: String, of entity: String) -> String? {
+    func joinRelationship(in table: String, sourceColumn: String, of entity: String) -> String? {
         for (name, storage) in (layout.relationships[entity] ?? [:]).sorted(by: { $0.key < $1.key }) {
             if case .join(table, sourceColumn, _, _, _) = storage { return name }
         }

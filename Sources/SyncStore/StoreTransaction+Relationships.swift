@@ -129,8 +129,8 @@ extension StoreTransaction {
     }
 
     func currentTarget(table: String, column: String, of id: GlobalID) throws -> GlobalID? {
-        try String.fetchOne(db, sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?",
-                            arguments: [id.rawValue]).map(GlobalID.init)
+        let statement = try db.cachedStatement(sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?")
+        return try String.fetchOne(statement, arguments: [id.rawValue]).map(GlobalID.init)
     }
 
     func writeColumn(table: String, column: String, orderColumn: String?, of id: GlobalID, target: GlobalID?, order: Int64?) throws {
@@ -141,7 +141,7 @@ extension StoreTransaction {
             arguments.append(order)
         }
         arguments.append(id.rawValue)
-        try db.execute(sql: sql + " WHERE _gid = ?", arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: sql + " WHERE _gid = ?").execute(arguments: StatementArguments(arguments))
     }
 
     /// Sets one side of a one-to-one pair without following the inverse again.
@@ -157,7 +157,8 @@ extension StoreTransaction {
 extension GlobalID {
     /// The global IDs of the rows of `table` whose `column` holds `value`, ordered by global ID.
     static func fetch(_ db: Database, table: String, column: String, equals value: GlobalID) throws -> [GlobalID] {
-        try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY _gid",
-                            arguments: [value.rawValue]).map(GlobalID.init)
+        let statement = try db.cachedStatement(
+            sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY _gid")
+        return try String.fetchAll(statement, arguments: [value.rawValue]).map(GlobalID.init)
     }
 }
