@@ -42,13 +42,13 @@ struct FindingCollector {
     }
 
     /// The findings in report order: by code, entity, property, then global IDs and other subjects.
+    ///
+    /// Each finding's key is built once (a repair sorts a million findings).
     var sortedFindings: [CheckFinding] {
-        findings.sorted { a, b in
-            let left = [a.code.rawValue, a.entity ?? "", a.property ?? "", a.globalIDs.first ?? "", a.peer ?? "", a.file ?? "",
-                        a.target ?? "", a.owner ?? "", a.message]
-            let right = [b.code.rawValue, b.entity ?? "", b.property ?? "", b.globalIDs.first ?? "", b.peer ?? "", b.file ?? "",
-                         b.target ?? "", b.owner ?? "", b.message]
-            return left.lexicographicallyPrecedes(right)
+        let keys = findings.map { finding in
+            [finding.code.rawValue, finding.entity ?? "", finding.property ?? "", finding.globalIDs.first ?? "", finding.peer ?? "",
+             finding.file ?? "", finding.target ?? "", finding.owner ?? "", finding.message]
         }
+        return findings.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { findings[$0] }
     }
 }
