@@ -67,15 +67,19 @@ struct BlobStore: Sendable {
         let temporary = folder + "/.\(hex).\(getpid()).tmp"
         var descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if descriptor < 0, errno == ENOENT {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // POSIX calls here too, so that a full disk is reported as one (ENOSPC), not as a Foundation error.
+            for path in [directory.path, folder] where mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var failure: Int32 = 0
         data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }   // no bytes: nothing to write
             var done = 0
             while done < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                let written = Foundation.write(descriptor, base + done, bytes.count - done)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno

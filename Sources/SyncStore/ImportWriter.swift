@@ -133,10 +133,11 @@ final class ImportWriter {
     /// records written after it are its inserts.
     func beginHistory(author: String) throws {
         let peer = store.metadata.peerID
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
+        let next = try StoreError.number(after: try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]),
+                                         "the local peer's last sequence number", path: store.path)
         try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
-                       arguments: [peer, last + 1, author, now.timeIntervalSince1970])
-        runs = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID)
+                       arguments: [peer, next, author, now.timeIntervalSince1970])
+        runs = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID, path: store.path)
     }
 
     /// Writes the runs of the batch's history transaction.

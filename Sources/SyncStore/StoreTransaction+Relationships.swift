@@ -17,8 +17,9 @@ extension StoreTransaction {
         guard old != target else { return }
         var order: Int64?
         if let target, let orderColumn {
-            order = (try Int64.fetchOne(db, sql: "SELECT MAX(\(orderColumn.quotedDatabaseIdentifier)) FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
-                                        arguments: [target.rawValue]) ?? -1) + 1
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(orderColumn.quotedDatabaseIdentifier)) FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
+                                          arguments: [target.rawValue])
+            order = try last.map { try StoreError.number(after: $0, "the last position in \(target)'s list", path: store.path) } ?? 0
         }
         try writeColumn(table: table, column: column, orderColumn: orderColumn, of: source, target: target, order: order)
         try touch(source, entity: entity, properties: [relationship])
@@ -97,8 +98,9 @@ extension StoreTransaction {
                 }
                 var memberOrder: Int64?
                 if let targetOrder {
-                    memberOrder = (try Int64.fetchOne(db, sql: "SELECT MAX(\(targetOrder)) FROM \(quoted) WHERE \(targetColumn) = ?",
-                                                      arguments: [member.rawValue]) ?? -1) + 1
+                    let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(targetOrder)) FROM \(quoted) WHERE \(targetColumn) = ?",
+                                                  arguments: [member.rawValue])
+                    memberOrder = try last.map { try StoreError.number(after: $0, "the last position in \(member)'s list", path: store.path) } ?? 0
                 }
                 let orderForSource: Int64? = sourceOrder == nil ? nil : Int64(index)
                 let columns = [sourceColumn, targetColumn, "\(sourceColumn)_order", "\(targetColumn)_order"]

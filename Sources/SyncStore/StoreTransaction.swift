@@ -169,8 +169,7 @@ public final class StoreTransaction {
                 let digest = try store.blobs.write(data)
                 return (column, (BlobStore.referencePrefix + digest).databaseValue)
             } catch {
-                throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(name): \(error.localizedDescription)",
-                                 hint: "check free space and permissions of \(store.blobs.directory.path)")
+                throw StoreError.externalValue(error, path: store.path, entity: entity, attribute: name, folder: store.blobs.directory.path)
             }
         }
         return (column, ValueCoder.databaseValue(normalized))
@@ -185,9 +184,10 @@ public final class StoreTransaction {
         let changes = pending.ordered
         guard !changes.isEmpty else { return nil }
         let peer = store.metadata.peerID
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
+        let next = try StoreError.number(after: try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]),
+                                         "the local peer's last sequence number", path: store.path)
         try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
-                       arguments: [peer, last + 1, author, now.timeIntervalSince1970])
+                       arguments: [peer, next, author, now.timeIntervalSince1970])
         let transaction = db.lastInsertedRowID
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -200,6 +200,6 @@ public final class StoreTransaction {
             let tombstone = try change.tombstone.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
             try insert.execute(arguments: [transaction, change.entity, change.globalID.rawValue, change.kind.rawValue, properties, tombstone])
         }
-        return last + 1
+        return next
     }
 }

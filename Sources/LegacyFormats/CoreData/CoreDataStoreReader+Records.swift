@@ -161,8 +161,8 @@ extension CoreDataStoreReader {
         var members: [Int64: [String]] = [:]
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [first, last])
         while let row = try rows.next() {
-            guard let owner = row[0] as Int64?, let target = row[1] as Int64? else { continue }
-            let targetEntity = (row[2] as Int64?).flatMap { schema.entityRow($0)?.name } ?? toMany.destination
+            guard let owner = row.stored(at: 0, as: Int64.self), let target = row.stored(at: 1, as: Int64.self) else { continue }
+            let targetEntity = row.stored(at: 2, as: Int64.self).flatMap { schema.entityRow($0)?.name } ?? toMany.destination
             members[owner, default: []].append(globalID(entity: targetEntity, primaryKey: target))
         }
         return members

@@ -149,8 +149,8 @@ public final class CoreDataStoreReader: Sendable {
                 continue
             }
             for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, COUNT(*) FROM \(table.quotedDatabaseIdentifier) GROUP BY Z_ENT") {
-                if let number = row[0] as Int64?, let entity = schema.entityRow(number) {
-                    counts[entity.name] = row[1] as Int
+                if let number = row.stored(at: 0, as: Int64.self), let entity = schema.entityRow(number) {
+                    counts[entity.name] = row.stored(at: 1, as: Int.self) ?? 0
                 }
             }
         }

@@ -95,8 +95,21 @@ extension RepairPlanner {
     private func rehearse(_ fix: RepairFix, _ rehearsal: SaveRehearsal, leftovers: inout [RepairLeftover]) throws -> RepairFix? {
         switch fix.action {
         case .releaseSlot:
-            let released = try fix.globalIDs.filter { try rehearsal.releaseUnreturnedReference(fix.property ?? "", of: GlobalID($0)) }
-            return released.isEmpty ? nil : fix
+            var released: [String] = []
+            for id in fix.globalIDs {
+                guard try rehearsal.entity(of: GlobalID(id)) != nil else {
+                    // A row whose global ID cannot be read (written around storekeep): nothing can name it.
+                    leftovers.append(RepairLeftover(code: fix.code, entity: fix.entity, globalIDs: [id],
+                                                    reason: "the record '\(id)' cannot be found by its global ID (its row is damaged), so repair cannot change it",
+                                                    hint: "restore the store from a backup"))
+                    continue
+                }
+                if try rehearsal.releaseUnreturnedReference(fix.property ?? "", of: GlobalID(id)) { released.append(id) }
+            }
+            guard !released.isEmpty else { return nil }
+            var result = fix
+            result.globalIDs = released
+            return result
         case .removeJoinRow:
             guard let table = fix.table, let owner = fix.owner, let target = fix.target,
                   try rehearsal.removeJoinRow(in: table, owner: GlobalID(owner), target: GlobalID(target)) else { return nil }

@@ -139,7 +139,7 @@ public struct StoreRepairer: Sendable {
             try store.backup(to: candidate)
         } catch let error as StoreError {
             throw MaintenanceError(
-                path: candidate, problem: "cannot make the backup of \(path) before repairing it: \(error.message); nothing was repaired",
+                path: path, problem: "\(error.message); nothing was repaired (the backup comes first)",
                 hint: "free space beside the store (the backup needs about as much as the store) and run the repair again, or use --no-backup if the store is backed up some other way",
                 failureKind: .cannotCreateOutput)
         }
