@@ -79,7 +79,11 @@ enum ValueCoder {
         case .double(let number):
             switch type {
             case .date: return .date(Date(timeIntervalSince1970: number))
-            case .integer16, .integer32, .integer64: return .integer(Int64(number))
+            case .integer16, .integer32, .integer64:
+                // Only a whole number an Int64 holds becomes an integer; anything else (a store written
+                // around storekeep) is carried as the real it is, never truncated, never a trap.
+                guard let whole = Int64(exactly: number) else { return .double(number) }
+                return .integer(whole)
             case .decimal: return .decimal(String(number))
             default: return .double(number)
             }

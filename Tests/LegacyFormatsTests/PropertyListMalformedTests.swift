@@ -145,4 +145,11 @@ struct PropertyListMalformedTests {
         let fine = String(repeating: "<array>", count: 150) + String(repeating: "</array>", count: 150)
         #expect(try failure(Array("<plist>\(fine)</plist>".utf8)) == nil)
     }
+
+    @Test func aDateWithAFractionTooLongForAnIntegerIsRefusedNotACrash() throws {
+        let long = "<plist><date>2010-01-02T03:04:05." + String(repeating: "9", count: 40) + "Z</date></plist>"
+        let error = try #require(try failure(Array(long.utf8)))
+        #expect(error.failureKind == .badInput)
+        #expect(try failure(Array("<plist><date>2010-01-02T03:04:05.25Z</date></plist>".utf8)) == nil)
+    }
 }

@@ -86,4 +86,12 @@ import Testing
         try raw(store, "UPDATE sk_checkpoint SET position = ?", [Int64.max])
         expectDamaged("checkpoints", naming: ["sk_checkpoint", "items"]) { _ = try store.checkpoints(migration: run.id) }
     }
+
+    @Test func aRealTooLargeForAnIntegerAttributeIsCarriedAsItIs() throws {
+        let (store, folder, _) = try store()
+        defer { withExtendedLifetime(folder) {} }
+        let task = try store.save(author: "app") { try $0.insert("Task", values: ["title": .string("t")]) }
+        try raw(store, "UPDATE e_Item SET a_priority = 1e30 WHERE _gid = ?", [task.rawValue])
+        #expect(try store.record(task)?.values["priority"] == .double(1e30))
+    }
 }
