@@ -19,9 +19,10 @@ extension RepairPlanner {
         var leftovers = plan.leftovers
         var ignored = plan.ignored
         let databaseFixes = plan.fixes.filter { ![.takeOverStaleLock, .removeOrphanedFile].contains($0.action) }
-        var known = Set<String>()
-        for finding in findings {
-            for id in finding.globalIDs { known.insert(Self.findingKey(finding.code, id, finding.property)) }
+        // The findings already planned for, of the codes a fix can cause (the only ones looked up).
+        var known = Set<FindingKey>()
+        for finding in findings where [.recordRequiredRelationship, .recordRelationshipCount].contains(finding.code) {
+            for id in finding.globalIDs { known.insert(FindingKey(code: finding.code, id: id, property: finding.property)) }
         }
         var deleted = Set(databaseFixes.filter { $0.action == .deleteRecord }.flatMap(\.globalIDs))
         var done: [RepairFix] = []
@@ -43,12 +44,12 @@ extension RepairPlanner {
             let touches = rehearsal.touches[evaluated...]
             evaluated = rehearsal.touches.count
             var caused: [RepairFix] = []
-            for finding in try causedFindings(touches, rehearsal: rehearsal, known: &known) {
+            try causedFindings(touches, rehearsal: rehearsal, known: &known) { finding in
                 if let only, !only.contains(finding.code) {
                     ignored += 1
-                    continue
+                } else {
+                    planInvalidRecord(finding, fixes: &caused, leftovers: &leftovers, deleted: &deleted)
                 }
-                planInvalidRecord(finding, fixes: &caused, leftovers: &leftovers, deleted: &deleted)
             }
             guard !caused.isEmpty else { break }
             queue += caused
@@ -79,8 +80,11 @@ extension RepairPlanner {
         other.action == .nullifyReference && other.entity == first.entity && other.property == first.property
     }
 
-    private static func findingKey(_ code: CheckCode, _ id: String, _ property: String?) -> String {
-        "\(code.rawValue)\u{1F}\(id)\u{1F}\(property ?? "")"
+    /// A finding about one record: its code, the record and the property (texts shared with the finding).
+    struct FindingKey: Hashable {
+        var code: CheckCode
+        var id: String
+        var property: String?
     }
 
     /// Rehearses a run of ``RepairAction/nullifyReference`` fixes of one relationship; returns those that change something.
@@ -174,8 +178,10 @@ extension RepairPlanner {
     /// The record findings `check` would make, after the rehearsed changes, about the relationships
     /// changed since the last look: a required relationship left empty, a to-many relationship with
     /// too few or too many members (the rules of ``RecordRuleBuilder`` and ``RelationshipCountDetector``).
-    private func causedFindings(_ touches: ArraySlice<RelationshipSlot>, rehearsal: SaveRehearsal, known: inout Set<String>) throws -> [CheckFinding] {
-        var findings: [CheckFinding] = []
+    ///
+    /// Each is handed to `handle` as it is found (a million of them are not gathered first).
+    private func causedFindings(_ touches: ArraySlice<RelationshipSlot>, rehearsal: SaveRehearsal, known: inout Set<FindingKey>,
+                                handle: (CheckFinding) -> Void) throws {
         var seen = Set<RelationshipSlot>()
         // Whether a relationship has a rule at all, asked once per entity and relationship (most have none).
         var ruled: [String: RelationshipDescription?] = [:]
@@ -197,7 +203,7 @@ extension RepairPlanner {
             guard tooFew || (most > 0 && count > most) else { continue }
             let code: CheckCode = count == 0 ? .recordRequiredRelationship : .recordRelationshipCount
             let id = slot.record.rawValue
-            guard known.insert(Self.findingKey(code, id, relationship.name)).inserted else { continue }
+            guard known.insert(FindingKey(code: code, id: id, property: relationship.name)).inserted else { continue }
             let what = count == 0
                 ? "has no \(relationship.name) (a required relationship to \(relationship.destination))"
                 : "has \(count) \(relationship.name), outside the allowed count \(relationship.minCount)…\(most > 0 ? String(most) : "∞")"
@@ -207,8 +213,7 @@ extension RepairPlanner {
                 hint: InvalidRecordHint.text(for: model.facts(of: slot.entity).invalidRecordPolicy))
             finding.property = relationship.name
             finding.count = count
-            findings.append(finding)
+            handle(finding)
         }
-        return findings
     }
 }
