@@ -19,7 +19,8 @@ enum RepairText {
         if let backup = report.backup { lines.append("backup: \(backup)") }
         if report.applied && !plan.fixes.isEmpty {
             let count = plan.fixes.count
-            let all = report.fixesApplied == count ? (count == 1 ? "the fix" : "all \(count) fixes") : "\(report.fixesApplied) of \(count) fixes"
+            let all = report.fixesApplied == count ? (count == 1 ? "the fix" : count == 2 ? "both fixes" : "all \(count) fixes")
+                : "\(report.fixesApplied) of \(count) fixes"
             let saved = plan.fixes.contains { ![.removeOrphanedFile, .takeOverStaleLock].contains($0.action) }
                 ? " (the database changes as one history transaction by storekeep.repair)" : ""
             lines.append("applied \(all)\(saved)")
