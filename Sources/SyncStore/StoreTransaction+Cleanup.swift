@@ -4,7 +4,8 @@ import ObjectModel
 
 extension StoreTransaction {
     /// Empties the to-one relationship `relationship` of `holder` when it points at something that
-    /// cannot be its target: no record at all, or a record of an entity the destination does not allow.
+    /// cannot be its target: no record at all, a record of an entity the destination does not allow,
+    /// or a row that names no entity of the model (written around storekeep).
     ///
     /// Unlike ``setToOne(_:of:to:)`` this does not follow the inverse: the old target is missing or
     /// is not the inverse's kind. The holder gets an update change naming the relationship.
@@ -18,7 +19,7 @@ extension StoreTransaction {
             throw request("\(entity).\(relationship) is not a to-one relationship")
         }
         guard let target = try currentTarget(table: table, column: column, of: holder) else { return false }
-        if let targetEntity = try self.entity(of: target), model.entity(targetEntity, isKindOf: description.destination) {
+        if let targetEntity = try locate(target)?.entity, model.entity(targetEntity, isKindOf: description.destination) {
             return false
         }
         try writeColumn(table: table, column: column, orderColumn: orderColumn, of: holder, target: nil, order: nil)
@@ -106,7 +107,7 @@ extension StoreTransaction {
             throw request("\(entity).\(relationship) is not one side of a one-to-one relationship")
         }
         guard let target = try currentTarget(table: table, column: column, of: holder) else { return false }
-        if let targetEntity = try self.entity(of: target),
+        if let targetEntity = try locate(target)?.entity,
            case .column(let inverseTable, let inverseColumn, _)? = layout.relationships[targetEntity]?[inverse.name],
            try currentTarget(table: inverseTable, column: inverseColumn, of: target) == holder {
             return false
@@ -132,7 +133,7 @@ extension StoreTransaction {
                        arguments: [owner.rawValue, target.rawValue])
         guard db.changesCount > 0 else { return false }
         for (side, sourceColumn) in [(owner, "owner"), (target, "target")] {
-            guard let entity = try self.entity(of: side), let name = joinRelationship(in: table, sourceColumn: sourceColumn, of: entity) else { continue }
+            guard let entity = try locate(side)?.entity, let name = joinRelationship(in: table, sourceColumn: sourceColumn, of: entity) else { continue }
             try touch(side, entity: entity, properties: [name])
         }
         return true
