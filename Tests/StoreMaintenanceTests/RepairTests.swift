@@ -219,4 +219,20 @@ import SyncStore
         #expect(try store.record(noTitle) != nil)
         #expect(try store.globalIDs(of: "Category").count == 1)
     }
+
+    @Test func aReferenceToARowNamingNoEntityIsEmptiedWithoutStoppingTheRepair() throws {
+        let target = try item("target")
+        let note = try store.save(author: "app") { tx in
+            let note = try tx.insert("Note", values: ["text": .string("n")])
+            try tx.setToOne("item", of: note, to: target)
+            return note
+        }
+        try raw("UPDATE e_Item SET _entity = 'Bogus' WHERE _gid = ?", [target.rawValue])
+        #expect(codes().contains(.relationshipWrongTargetEntity))
+        let report = try repair()
+        #expect(report.plan.fixes.contains { $0.action == .nullifyReference && $0.globalIDs == [note.rawValue] })
+        #expect(report.fixesApplied == report.plan.fixes.count)
+        #expect(try store.record(note)?.toOne["item"] == nil)
+        #expect(report.plan.leftovers.map(\.code) == [.recordUnknownEntity])
+    }
 }
