@@ -136,7 +136,7 @@ extension SyncStore {
     /// ``field(_:)`` of a text value; anything else (NULL or another kind, in a store written around
     /// storekeep) is written so that it reads like no text.
     static func field(_ value: DatabaseValue) -> String {
-        if case .string(let text) = value.storage { return field(text) }
+        if let text = value.storage.value as? String { return field(text) }
         return "?\(value)"
     }
 

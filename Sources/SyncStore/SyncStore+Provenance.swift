@@ -28,20 +28,20 @@ extension SyncStore {
             for id in ids {
                 // Every value is read as optional: a store written around storekeep may hold NULL anywhere.
                 guard let row = try Row.fetchOne(facts, arguments: [id.rawValue]) else { continue }
-                let entity = (row[0] as DatabaseValue).storedText ?? ""
-                let updated = (row[1] as DatabaseValue).storedInteger.map { $0 != 0 } ?? false
-                var inserted = (row[2] as DatabaseValue).storedInteger.map { $0 != 0 } ?? false
+                let entity = row.stored(at: 0, as: String.self) ?? ""
+                let updated = row.stored(at: 1, as: Int64.self).map { $0 != 0 } ?? false
+                var inserted = row.stored(at: 2, as: Int64.self).map { $0 != 0 } ?? false
                 if attributesOf[entity] == nil { attributesOf[entity] = Set(model.attributes(of: entity).map(\.name)) }
                 let attributes = attributesOf[entity] ?? []
                 var attributeEdit = false
                 let rows = try Row.fetchCursor(changes, arguments: [id.rawValue])
                 while let change = try rows.next() {
-                    let kind = (change[0] as DatabaseValue).storedText
+                    let kind = change.stored(at: 0, as: String.self)
                     if kind == ChangeKind.insert.rawValue { inserted = true }
                     // A change without an author is not storekeep's own: it may be the user's.
-                    let author = (change[2] as DatabaseValue).storedText ?? ""
+                    let author = change.stored(at: 2, as: String.self) ?? ""
                     guard kind == ChangeKind.update.rawValue, !author.hasPrefix(Self.toolAuthorPrefix) else { continue }
-                    let text = (change[1] as DatabaseValue).storedText ?? "[]"
+                    let text = change.stored(at: 1, as: String.self) ?? "[]"
                     let names = (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
                     if names.contains(where: attributes.contains) { attributeEdit = true }
                 }
@@ -59,19 +59,5 @@ extension SyncStore {
         return layout.entityTables.map { table in
             "SELECT _entity, _updated IS NOT NULL, \(run) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?1"
         }.joined(separator: " UNION ALL ") + " LIMIT 1"
-    }
-}
-
-extension DatabaseValue {
-    /// The value as text when SQLite stores it as text, else `nil`.
-    var storedText: String? {
-        if case .string(let text) = storage { return text }
-        return nil
-    }
-
-    /// The value as an integer when SQLite stores it as an integer, else `nil`.
-    var storedInteger: Int64? {
-        if case .int64(let number) = storage { return number }
-        return nil
     }
 }
