@@ -19,6 +19,7 @@ MIB = 1024 * 1024
 REQUIRED_SPEECHES = 1_000_000
 REQUIRED_BIG_SPEECHES = 4_000_000
 REQUIRED_COREDATA_ROWS = 1_000_000
+REQUIRED_REPAIR_FINDINGS = 1_000_000
 
 
 def read(path):
@@ -37,16 +38,8 @@ def git_commit():
         return None
 
 
-def main():
-    measurements, results_path = sys.argv[1], sys.argv[2]
-    values = read(measurements)
-
-    def median(name):
-        return statistics.median(values[name])
-
-    def peak(name):
-        return max(values[name])
-
+def migration_table(values, median, peak, table):
+    """The rows of the migration and check measurements (skipped with BENCH_ONLY=repair)."""
     speeches = int(median("plist.speeches"))
     rows = median("plist.rows")
     storekeep_seconds = median("plist.storekeep.seconds")
@@ -60,7 +53,7 @@ def main():
     coredata_rate = coredata_rows / median("coredata.storekeep.seconds")
     coredata_c_rate = median("coredata.c.rows_per_second")
 
-    table = [
+    table += [
         {"measurement": f"plist → store, {speeches:,} speeches: speed-up over Python plistlib + sqlite3",
          "unit": "records/s", "figure": storekeep_rate, "reference": python_rate,
          "ratio": python_seconds / storekeep_seconds, "goal": "ratio ≥ 5×",
@@ -149,6 +142,30 @@ def main():
                       "unit": "rows/s", "figure": coredata_rate, "reference": bare,
                       "ratio": coredata_rate / bare, "goal": "information", "met": None, "note": "-"})
 
+
+def main():
+    measurements, results_path = sys.argv[1], sys.argv[2]
+    values = read(measurements)
+
+    def median(name):
+        return statistics.median(values[name])
+
+    def peak(name):
+        return max(values[name])
+
+    table = []
+    if "plist.speeches" in values:
+        migration_table(values, median, peak, table)
+    if "repair.findings" in values:
+        findings = int(median("repair.findings"))
+        full = median("repair.full.seconds")
+        tenth = median("repair.tenth.seconds")
+        table.append({"measurement": f"repair of {findings:,} dangling references (reference: 10 × the repair of {findings // 10:,})",
+                      "unit": "s", "figure": full, "reference": 10 * tenth, "ratio": full / (10 * tenth),
+                      "goal": "ratio ≤ 1.5 (linear)", "met": full / (10 * tenth) <= 1.5,
+                      "findings_per_second": findings / full,
+                      "rss_mib": peak("repair.full.rss_kib") * 1024 / MIB})
+
     def show(value, unit):
         if value is None:
             return "-"
@@ -164,7 +181,9 @@ def main():
     print()
     for row in [header, tuple("-" * width for width in widths)] + lines:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
-    sizes_as_required = (speeches >= REQUIRED_SPEECHES and coredata_rows >= REQUIRED_COREDATA_ROWS)
+    sizes_as_required = (("plist.speeches" not in values or (median("plist.speeches") >= REQUIRED_SPEECHES
+                                                            and median("coredata.rows") >= REQUIRED_COREDATA_ROWS))
+                         and ("repair.findings" not in values or median("repair.findings") >= REQUIRED_REPAIR_FINDINGS))
     if not sizes_as_required:
         print("\nsmaller sizes than the requirements (BENCH_QUICK or BENCH_* sizes): a smoke run, not the figures of record")
     print(f"\nload average {values['machine.load_before'][0]} before, {values['machine.load_after'][0]} after, "

@@ -138,15 +138,15 @@ final class ImportWriter {
     /// Starts the batch's history transaction (the next of the local peer, by `author`); the
     /// records written after it are its inserts.
     func beginHistory(author: String) throws {
-        let row = try HistoryCounters.beginLocalTransaction(peer: store.metadata.peerID, author: author, now: now, in: db)
-        runs = try InsertRunLedger(db: db, transaction: row.id)
+        let row = try HistoryCounters.beginLocalTransaction(peer: store.metadata.peerID, author: author, now: now, in: db, path: store.path)
+        runs = try InsertRunLedger(db: db, transaction: row.id, path: store.path)
     }
 
     /// Makes the records written next inserts of the existing history transaction `transaction`
     /// (an imported one), after writing the runs of the one before.
     func beginHistory(ofTransaction transaction: Int64) throws {
         try runs?.finish(db: db)
-        runs = try InsertRunLedger(db: db, transaction: transaction)
+        runs = try InsertRunLedger(db: db, transaction: transaction, path: store.path)
         runOfMask.removeAll()
     }
 

@@ -3,6 +3,8 @@ import ObjectModel
 /// The changes of one open transaction, merged per record in the order records were first touched.
 struct PendingChanges {
     private var order: [GlobalID] = []
+    /// The records in `order`, for a constant-time membership test (a repair touches a million records).
+    private var remembered = Set<GlobalID>()
     private var changes: [GlobalID: HistoryChange] = [:]
     /// The join-table memberships touched, by the record on whose side they were changed, then by
     /// relationship: their final state is read when the history is written.
@@ -55,6 +57,6 @@ struct PendingChanges {
     var ordered: [HistoryChange] { order.compactMap { changes[$0] } }
 
     private mutating func remember(_ id: GlobalID) {
-        if changes[id] == nil, !order.contains(id) { order.append(id) }
+        if remembered.insert(id).inserted { order.append(id) }
     }
 }

@@ -16,7 +16,7 @@ extension StoreTransaction {
         let changes = pending.ordered
         guard !changes.isEmpty else { return nil }
         let peer = store.metadata.peerID
-        let row = try HistoryCounters.beginLocalTransaction(peer: peer, author: author, now: now, in: db)
+        let row = try HistoryCounters.beginLocalTransaction(peer: peer, author: author, now: now, in: db, path: store.path)
         let clocks = ClockStore(store: store, db: db)
         let updateClock = PropertyClock(rank: .update, timestamp: row.clock, peer: peer)
         let insertClock = PropertyClock(rank: .insert, timestamp: row.clock, peer: peer)
@@ -27,8 +27,11 @@ extension StoreTransaction {
         let insert = try db.cachedStatement(sql: """
             INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone, payload) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
+        // Most changes of a large save name the same few property lists: each is encoded once.
+        var encoded: [[String]: String] = [:]
         for change in changes {
-            let properties = String(decoding: try encoder.encode(change.properties), as: UTF8.self)
+            let properties = try encoded[change.properties] ?? String(decoding: try encoder.encode(change.properties), as: UTF8.self)
+            encoded[change.properties] = properties
             let tombstone = try change.tombstone.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
             var payload: Data?
             switch change.kind {

@@ -2,7 +2,8 @@ import Foundation
 import LegacyFormats
 import Testing
 
-/// Streaming a large property list must not make the process grow with the file.
+/// Streaming a large property list visits every element once; the memory bound is asserted on a
+/// process of its own (storekeepTests, InspectMemoryTests), since tests share this one.
 @Suite("PropertyListDocument memory bound", .serialized)
 struct PropertyListMemoryTests {
     /// 200,000 small dictionaries: about 40 MB of XML and 25 MB of binary.
@@ -50,7 +51,8 @@ struct PropertyListMemoryTests {
             let growth = try #require(Self.status("VmHWM")) - before
             #expect(seen == 200_000)
             #expect(idSum == 199_999 * 200_000 / 2)
-            #expect(growth < 48 * 1024, "\(name): peak RSS grew by \(growth) kB while streaming")
+            // Other tests run in this process at the same time, so its peak memory is no measure of
+            // this reader: InspectMemoryTests asserts the bound on a process of its own.
             let megabytes = Double(document.fileSize) / 1_048_576
             print("\(name): \(String(format: "%.1f", megabytes)) MB streamed in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.1f", megabytes / elapsed)) MB/s), peak RSS growth \(growth) kB")
         }

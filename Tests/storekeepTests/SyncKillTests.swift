@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Peers driven through the real binary (`apply`, `sync`) in seeded random schedules, with syncs
-/// SIGKILLed at random moments; synced until quiet, every peer has the same digest and `check`
-/// finds the sync counters in order.
+/// SIGKILLed at a crash point chosen by the schedule (`STOREKEEP_CRASH_AFTER`: the same kills on
+/// every run) and at random moments; synced until quiet, every peer has the same digest and
+/// `check` finds the sync counters in order.
 @Suite("sync kill schedules")
 struct SyncKillTests {
     @Test("random edits and syncs, some killed, converge", arguments: [11, 12, 13] as [UInt64])
@@ -15,10 +16,11 @@ struct SyncKillTests {
         #expect(try peers.apply("A", (0..<1_500).map { SpeechLines.speech("A-\($0)", title: "speech \($0)") }).status == 0)
         var known: [String] = (0..<1_500).map { "A-\($0)" }
         var next = 0
-        var killed = 0
+        // A's first sync has 1,500 changes to publish: it always reaches its first crash point.
+        var killed = try syncKilled(peers, "A", atCrashPoint: 1) ? 1 : 0
         for _ in 0..<14 {
             let peer = peers.names[Int.random(in: 0..<3, using: &random)]
-            switch Int.random(in: 0..<3, using: &random) {
+            switch Int.random(in: 0..<4, using: &random) {
             case 0:
                 var lines: [String] = []
                 for _ in 0..<Int.random(in: 1...20, using: &random) {
@@ -32,9 +34,12 @@ struct SyncKillTests {
                 // Edits of records this peer may not have yet fail as a whole: that is fine here.
                 let target = known[Int.random(in: 0..<known.count, using: &random)]
                 _ = try peers.apply(peer, [SpeechLines.retitle(target, "edited on \(peer)")])
+            case 2:
+                if try syncKilled(peers, peer, atCrashPoint: Int.random(in: 1...4, using: &random)) { killed += 1 }
             default:
+                // Wherever the moment falls: inside a SQLite transaction, a file write, or after the end.
                 let delay = Double.random(in: 0.02...0.6, using: &random)
-                if try StorekeepProcess.runAndKill(["sync", peers.store(peer), "--container", peers.container], after: delay) { killed += 1 }
+                _ = try StorekeepProcess.runAndKill(["sync", peers.store(peer), "--container", peers.container], after: delay)
             }
         }
         #expect(try peers.syncUntilQuiet() <= 4)
@@ -49,6 +54,16 @@ struct SyncKillTests {
             }
         }
         #expect(killed > 0, "seed \(seed): no sync was killed part-way; the schedule tests nothing of resuming")
+    }
+
+    /// Runs `sync` on `peer` with `STOREKEEP_CRASH_AFTER=point`; whether it was killed there (a
+    /// sync with fewer crash points to pass finishes normally, and must then succeed).
+    private func syncKilled(_ peers: SyncPeers, _ peer: String, atCrashPoint point: Int) throws -> Bool {
+        let result = try StorekeepProcess.run(["sync", peers.store(peer), "--container", peers.container],
+                                              environment: ["STOREKEEP_CRASH_AFTER": String(point)], timeout: 120)
+        if result.status == SIGKILL, result.stderr.isEmpty { return true }
+        #expect(result.status == 0, "\(result)")
+        return false
     }
 }
 

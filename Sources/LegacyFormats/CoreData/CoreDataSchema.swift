@@ -66,24 +66,24 @@ struct CoreDataSchema: Sendable {
         let indexNames = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
         var entityRows: [EntityRow] = []
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
-            guard let number = row[0] as Int64?, let name = row[1] as String? else { continue }
-            entityRows.append(EntityRow(number: number, name: name, superNumber: (row[2] as Int64?) ?? 0))
+            guard let number = row.stored(at: 0, as: Int64.self), let name = row.stored(at: 1, as: String.self) else { continue }
+            entityRows.append(EntityRow(number: number, name: name, superNumber: row.stored(at: 2, as: Int64.self) ?? 0))
         }
         guard let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA LIMIT 1") else {
             throw SchemaProblem.noMetadata
         }
         var metadata: [String: Any] = [:]
-        if let plist = metadataRow[2] as Data?,
+        if let plist = metadataRow.stored(at: 2, as: Data.self),
             let decoded = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any] {
             metadata = decoded
         }
         var modelCache: Data?
         if columns["Z_MODELCACHE"] != nil {
-            modelCache = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+            modelCache = try Row.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")?.stored(at: 0, as: Data.self)
         }
         var schema = CoreDataSchema(
-            entityRows: entityRows, storeVersion: (metadataRow[0] as Int64?) ?? 0,
-            storeUUID: (metadataRow[1] as String?) ?? "",
+            entityRows: entityRows, storeVersion: metadataRow.stored(at: 0, as: Int64.self) ?? 0,
+            storeUUID: metadataRow.stored(at: 1, as: String.self) ?? "",
             frameworkVersion: (metadata["NSPersistenceFrameworkVersion"] as? NSNumber)?.int64Value,
             hashedEntityNames: Set((metadata["NSStoreModelVersionHashes"] as? [String: Any])?.keys.map { $0 } ?? []),
             columns: columns, indexNames: indexNames,

@@ -151,7 +151,10 @@ extension XMLPlistScanner {
             for index in from..<(from + count) {
                 let byte = bytes[index]
                 guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
+                // A fraction of many digits (from a file, any length) must not overflow: refused instead.
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow, shifted <= Int.max - 9 else { return nil }
+                value = shifted + Int(byte - 0x30)
             }
             return value
         }

@@ -165,9 +165,10 @@ public struct StoreChecker: Sendable {
     }
 
     private func report(_ context: CheckContext, readMode: String, started: Date) -> StoreCheckReport {
-        StoreCheckReport(path: context.path, depth: options.depth, findings: context.collector.sortedFindings,
-                         omitted: context.collector.omitted, modelVersion: context.model?.versionName, readMode: readMode,
-                         seconds: Date().timeIntervalSince(started))
+        context.collector.sortForReport()
+        return StoreCheckReport(path: context.path, depth: options.depth, findings: context.collector.findings,
+                                omitted: context.collector.omitted, modelVersion: context.model?.versionName, readMode: readMode,
+                                seconds: Date().timeIntervalSince(started))
     }
 }
 

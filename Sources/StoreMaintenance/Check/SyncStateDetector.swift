@@ -18,8 +18,8 @@ enum SyncStateDetector {
             FROM sk_peer p ORDER BY p.peer
             """)
         for row in rows {
-            guard let peer: String = row["peer"] else { continue }
-            let counter: Int64 = row["last_seq"] ?? 0, held: Int64 = row["held"] ?? 0, exported: Int64 = row["exported_seq"] ?? 0
+            guard let peer = row.stored("peer", as: String.self) else { continue }
+            let counter = row.stored("last_seq", as: Int64.self) ?? 0, held = row.stored("held", as: Int64.self) ?? 0, exported = row.stored("exported_seq", as: Int64.self) ?? 0
             if peer == own {
                 if counter < held {
                     context.add(.syncCounterBehind, property: peer) {

@@ -145,7 +145,7 @@ struct CoreDataEntityStream: MigrationStream {
         let joined = Set(model.relationships(of: entity).filter { relationship in
             guard relationship.isToMany, !relationship.isTransient else { return false }
             let inverse = relationship.inverseName.flatMap { model.relationship($0, of: relationship.destination) }
-            return inverse == nil || inverse!.isToMany
+            return inverse?.isToMany ?? true
         }.map(\.name))
         guard (reader.entityCounts[entity] ?? 0) > 0 else { return }
         try reader.forEachRecord(entity: entity, afterPrimaryKey: max(position, 0)) { record in

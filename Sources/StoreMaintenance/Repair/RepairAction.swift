@@ -1,7 +1,7 @@
 /// What one planned fix does to the store (documented in `docs/repair.md`).
 ///
 /// Raw values are part of the JSON contract of `storekeep repair --json`; new actions are only added.
-public enum RepairAction: String, Codable, Sendable, Comparable {
+public enum RepairAction: String, Codable, Sendable, Comparable, CaseIterable {
     /// Empty a to-one relationship that points at no record, or at a record of the wrong entity.
     case nullifyReference
     /// Empty one side of a one-to-one relationship whose target belongs to another record.

@@ -1,3 +1,4 @@
+import Foundation
 import SyncStore
 
 /// The fixes `sync` makes after an import: `repair`'s deterministic rules and code, saved as one
@@ -18,10 +19,12 @@ struct ImportFixer {
         var options = RepairOptions(only: Self.codes, dryRun: false, backup: false)
         options.contentOnlyCheck = true
         let repairer = StoreRepairer(path: path, options: options)
-        let (plan, store) = try repairer.planFromCheck()
+        let (plan, store) = try repairer.planFromCheck(cutoff: Date(), tookOver: nil)
         let fixes = plan.fixes.filter { Self.codes.contains($0.code) && $0.action != .removeOrphanedFile && $0.action != .takeOverStaleLock }
         guard !fixes.isEmpty else { return [] }
-        _ = try repairer.apply(fixes, to: store, author: StoreSynchronizer.importAuthor)
+        var applier = RepairApplier(store: store)
+        applier.author = StoreSynchronizer.importAuthor
+        _ = try applier.apply(fixes)
         return fixes.map(\.description)
     }
 }

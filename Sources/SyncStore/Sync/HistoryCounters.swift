@@ -9,8 +9,11 @@ import GRDB
 /// issued twice. The counter also never falls behind what the history holds.
 enum HistoryCounters {
     /// The next sequence number of the local `peer`, recorded as issued.
-    static func nextSequence(of peer: String, in db: Database) throws -> Int64 {
+    static func nextSequence(of peer: String, in db: Database, path: String) throws -> Int64 {
         let held = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
+        let counter = try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [peer]) ?? 0
+        // A crafted Int64.max would make the next number overflow (SQLite would turn it into a real).
+        _ = try StoreError.number(after: max(held, counter), "the local peer's last sequence number", path: path)
         guard let issued = try Int64.fetchOne(db, sql: """
             UPDATE sk_peer SET last_seq = MAX(last_seq, ?) + 1 WHERE peer = ? RETURNING last_seq
             """, arguments: [held, peer]) else {
@@ -49,8 +52,8 @@ enum HistoryCounters {
 extension HistoryCounters {
     /// A new local history transaction: its row in `sk_transaction`, with the next sequence number
     /// and clock reading.
-    static func beginLocalTransaction(peer: String, author: String, now: Date, in db: Database) throws -> LocalTransactionRow {
-        let sequence = try nextSequence(of: peer, in: db)
+    static func beginLocalTransaction(peer: String, author: String, now: Date, in db: Database, path: String) throws -> LocalTransactionRow {
+        let sequence = try nextSequence(of: peer, in: db, path: path)
         let clock = try nextClock(now: now, in: db)
         try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp, hlc) VALUES (?, ?, ?, ?, ?)",
                        arguments: [peer, sequence, author, now.timeIntervalSince1970, clock.rawValue])

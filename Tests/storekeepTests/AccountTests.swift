@@ -1,0 +1,88 @@
+import Foundation
+import SyncStore
+import Testing
+
+/// `account` and sync across account changes through the real binary (article 5): data of two
+/// accounts never mixes, and no change of account deletes local data silently.
+@Suite("account changes")
+struct AccountTests {
+    private func account(_ peers: SyncPeers, _ peer: String, _ extra: [String]) throws -> ProcessResult {
+        try StorekeepProcess.run(["account", peers.store(peer)] + extra + ["--json"])
+    }
+
+    @Test("a store without an account adopts its data; another account is refused without a choice")
+    func adoptAndRefuse() throws {
+        let peers = try SyncPeers(["A"])
+        defer { peers.directory.remove() }
+        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "mine")]).status == 0)
+        let before = try peers.digest("A")
+        let adopted = try account(peers, "A", ["--set", "alice"])
+        #expect(adopted.status == 0, "\(adopted)")
+        #expect(try adopted.jsonObject()["action"] as? String == "adopted")
+        #expect(try peers.digest("A") == before, "adopting keeps every record")
+
+        let refused = try account(peers, "A", ["--set", "bob"])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr.contains("--keep-local") && refused.stderr.contains("--reset"), "\(refused.stderr)")
+        #expect(try account(peers, "A", []).jsonObject()["account"] as? String == "alice")
+
+        let usage = try StorekeepProcess.run(["account", peers.store("A"), "--keep-local"])
+        #expect(usage.status == 64, "\(usage)")
+    }
+
+    @Test("sync refuses a container of another account and exchanges nothing")
+    func syncRefusesAnotherAccount() throws {
+        let peers = try SyncPeers(["A", "B"])
+        defer { peers.directory.remove() }
+        #expect(try account(peers, "A", ["--set", "alice"]).status == 0)
+        #expect(try account(peers, "B", ["--set", "bob"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "alice's")]).status == 0)
+        #expect(try peers.apply("B", [SpeechLines.speech("S2", title: "bob's")]).status == 0)
+        #expect(try peers.sync("A").status == 0)
+        let before = try peers.digest("B")
+        let refused = try peers.sync("B", ["--json"])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stdout.contains("account.mismatch") || refused.stderr.contains("account"), "\(refused)")
+        #expect(try peers.digest("B") == before, "nothing of alice's came into bob's store")
+        #expect(try SyncStore.open(at: peers.store("B"), readOnly: true).record(GlobalID("S1")) == nil)
+    }
+
+    @Test("--keep-local moves the data to the new account's container; --reset keeps a verified backup")
+    func keepLocalAndReset() throws {
+        let peers = try SyncPeers(["A", "B", "C"])
+        defer { peers.directory.remove() }
+        // Each account has its own container, as each iCloud account has its own.
+        let alice = peers.directory.url.appendingPathComponent("alice").path, bob = peers.directory.url.appendingPathComponent("bob").path
+        for folder in [alice, bob] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        func sync(_ peer: String, _ container: String) throws -> Int32 {
+            try StorekeepProcess.run(["sync", peers.store(peer), "--container", container], timeout: 120).status
+        }
+        for name in ["A", "B"] { #expect(try account(peers, name, ["--set", "alice"]).status == 0) }
+        #expect(try account(peers, "C", ["--set", "bob"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "from A")]).status == 0)
+        #expect(try sync("A", alice) == 0)
+        #expect(try sync("B", alice) == 0)
+        #expect(try peers.apply("B", [SpeechLines.speech("S2", title: "from B")]).status == 0)
+
+        // B moves to bob's account keeping its data, S1 (which came from A) included.
+        let kept = try account(peers, "B", ["--set", "bob", "--keep-local"])
+        #expect(kept.status == 0, "\(kept)")
+        #expect(try sync("B", alice) == 65, "B no longer syncs with alice's container")
+        #expect(try sync("B", bob) == 0)
+        #expect(try sync("C", bob) == 0)
+        let onC = try SyncStore.open(at: peers.store("C"), readOnly: true)
+        #expect(try onC.record(GlobalID("S1")) != nil, "what B had from alice's A came with it")
+        #expect(try onC.record(GlobalID("S2")) != nil)
+
+        // A resets to bob's account: its data is set aside in a backup that still holds it.
+        let reset = try account(peers, "A", ["--set", "bob", "--reset"])
+        #expect(reset.status == 0, "\(reset)")
+        let backup = try #require(try reset.jsonObject()["backup"] as? String)
+        #expect(try SyncStore.open(at: backup, readOnly: true).record(GlobalID("S1")) != nil)
+        #expect(try SyncStore.open(at: peers.store("A"), readOnly: true).record(GlobalID("S1")) == nil)
+        #expect(try sync("A", bob) == 0)
+        #expect(try SyncStore.open(at: peers.store("A"), readOnly: true).record(GlobalID("S2")) != nil,
+                "the reset store gets bob's data from bob's container")
+        #expect(try peers.digest("A") == (try peers.digest("C")))
+    }
+}
