@@ -45,7 +45,8 @@ struct SeedCommand: StorekeepCommand {
             }
             var lines = ["\(store): seed set \(report.seedSet) version \(report.version) for \(who)\(report.dryRun ? " (dry run: nothing saved)" : "")"]
             lines.append("inserted \(report.inserted.count), refreshed \(report.refreshed.count), adopted \(report.adopted.count), "
-                         + "kept (edited by the user) \(report.keptEdited.count), left deleted \(report.skippedDeleted.count)")
+                         + "kept (edited by the user) \(report.keptEdited.count), left deleted \(report.skippedDeleted.count), "
+                         + "already there \(report.present.count)")
             if let sequence = report.sequence { lines.append("saved as transaction \(sequence) by storekeep.seed") }
             return lines.joined(separator: "\n")
         }

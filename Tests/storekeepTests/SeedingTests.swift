@@ -49,8 +49,14 @@ struct SeedingTests {
         // A second run does nothing and says so.
         let again = try seed(peers, "A", Self.builtinTypes)
         #expect(again["alreadySeeded"] as? Bool == true)
+        #expect(again["sequence"] == nil, "nothing was saved")
         #expect((again["inserted"] as? [String])?.isEmpty ?? true)
 
+        // Syncs in a random (seeded) order, then until quiet.
+        var random = SeededRandom(seed: UInt64(count))
+        for _ in 0..<(2 * count) {
+            #expect(try peers.sync(peers.names[Int.random(in: 0..<count, using: &random)]).status == 0)
+        }
         #expect(try peers.syncUntilQuiet() <= 4)
         let digests = try peers.names.map { try peers.digest($0) }
         #expect(Set(digests).count == 1, "\(digests)")

@@ -1,10 +1,14 @@
 /// What one `storekeep seed` did (its `--json` document; fields are only ever added).
 public struct SeedReport: Codable, Sendable {
+    /// The store's path.
     public var store: String
+    /// The seed set's name and the version seeded.
     public var seedSet: String
+    /// The seed set's version.
     public var version: Int
     /// The account seeded for (empty: the store has none).
     public var account: String
+    /// Whether nothing was saved (`--dry-run`).
     public var dryRun: Bool
     /// Whether the store had already been seeded with this version (or a newer one) for the account: nothing was done.
     public var alreadySeeded = false
@@ -18,6 +22,9 @@ public struct SeedReport: Codable, Sendable {
     public var adopted: [String] = []
     public var keptEdited: [String] = []
     public var skippedDeleted: [String] = []
+    /// Records already there at this version (seeded on another peer and synced, or migrated
+    /// from the legacy file under the same seed IDs): nothing to do for them.
+    public var present: [String] = []
     /// The history transaction, when something was saved.
     public var sequence: Int64?
 }

@@ -150,7 +150,8 @@ public struct StoreSeeder: Sendable {
             } else if record.adopted {
                 report.adopted.append(existing.rawValue)
             } else if let current = record.existingSeed, current.set == seed.set, current.version >= seed.version {
-                // Already this version (seeded on another peer and synced): nothing to refresh.
+                // Already this version (seeded on another peer and synced, or migrated): nothing to refresh.
+                report.present.append(existing.rawValue)
             } else {
                 try tx.refreshSeed(existing, values: record.values, seed: seed)
                 report.refreshed.append(existing.rawValue)
