@@ -47,7 +47,7 @@ public final class CoreDataStoreReader: Sendable {
     let mapping: StoreMapping
     let values: StoredValueDecoder
 
-    private init(
+    init(
         path: String, model: ManagedModel, modelSource: ModelSource, modelSentence: String, notes: [String],
         entityCounts: [String: Int], snapshot: StoreSnapshot, queue: DatabaseQueue, schema: CoreDataSchema,
         mapping: StoreMapping
@@ -134,7 +134,7 @@ public final class CoreDataStoreReader: Sendable {
             relationshipCount: relationshipCount, joinTableCount: mapping.joinTables.count, notes: notes)
     }
 
-    private static func countEntities(schema: CoreDataSchema, db: Database) throws -> [String: Int] {
+    static func countEntities(schema: CoreDataSchema, db: Database) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for row in schema.entityRows { counts[row.name] = 0 }
         let tables = Dictionary(grouping: schema.entityRows) { schema.table(ofEntity: $0.number) }
@@ -157,7 +157,7 @@ public final class CoreDataStoreReader: Sendable {
         return counts
     }
 
-    private static func openingError(_ error: any Error, path: String) -> CoreDataStoreError {
+    static func openingError(_ error: any Error, path: String) -> CoreDataStoreError {
         if let error = error as? CoreDataStoreError { return error }
         if let problem = error as? CoreDataSchema.SchemaProblem {
             switch problem {
