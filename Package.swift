@@ -72,7 +72,7 @@ let package = Package(
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "StoreMaintenanceTests",
-            dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel", "LegacyFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "storekeepTests",
             dependencies: [

@@ -26,6 +26,7 @@ struct MappingStepRules {
     let stepFilePath: String
     /// What the mapping asks that storekeep cannot do without a step file rule.
     private(set) var problems: [String] = []
+    private var pending: [PendingInverse] = []
 
     init(mapping: XcodeMappingModel, old: ManagedModel, new: ManagedModel, stepFile: StepFile?, stepFilePath: String) {
         self.mapping = mapping
@@ -91,6 +92,18 @@ struct MappingStepRules {
             if let from = block.from ?? block.entity { taken.insert(from) }
         }
         for block in real where block.drop { blocks.append(block) }
+        for waiting in pending {
+            // Covered when the block that takes the holder's records fills the new inverse from the old to-one.
+            let covered = blocks.contains { block in
+                guard let from = block.from ?? block.entity, old.entity(from, isKindOf: waiting.holder) || old.entity(waiting.holder, isKindOf: from),
+                      let newInverse = waiting.newInverse else { return false }
+                return block.relationships.contains { $0.relationship == newInverse && ($0.from == waiting.inverse || $0.path?.first == waiting.inverse) }
+            }
+            if !covered {
+                problems.append("entity mapping \(waiting.mapping): \(waiting.place) takes its members from \(waiting.holder).\(waiting.inverse), which keeps them in "
+                    + "'\(old.versionName)'; map \(waiting.newHolder).\(waiting.newInverse ?? "its inverse") from \(waiting.inverse) instead, or give \(waiting.place) a rule in the step file")
+            }
+        }
         for entity in old.entities where !taken.contains(entity.name) && !realDrops.contains(entity.name) {
             blocks.append(StepFile.EntityRule(entity: nil, from: entity.name, drop: true, attributes: [], relationships: [], line: 0))
         }
@@ -140,6 +153,11 @@ struct MappingStepRules {
                 block.relationships.append(rule)
             case .empty:
                 block.relationships.append(StepFile.RelationshipRule(relationship: relationship.name, from: nil, drop: true, line: 0))
+            case .fromInverse(let inverse, let holder):
+                if checked && overrides?.relationships.contains(where: { $0.relationship == relationship.name }) != true {
+                    pending.append(PendingInverse(place: "\(target).\(relationship.name)", mapping: entityMapping.name, inverse: inverse, holder: holder,
+                                                  newInverse: relationship.inverseName, newHolder: relationship.destination))
+                }
             case .unreadable:
                 if checked && overrides?.relationships.contains(where: { $0.relationship == relationship.name }) != true {
                     problems.append("entity mapping \(entityMapping.name): \(target).\(relationship.name)'s value expression \(expression.text) is not one storekeep reads "
@@ -200,7 +218,22 @@ struct MappingStepRules {
         case rule(StepFile.RelationshipRule)
         /// The expression names an entity mapping that does not migrate the old members: no members.
         case empty
+        /// The old relationship is kept by its inverse's records (`inverse`, a to-one of `holder`):
+        /// its members come over only when the new relationship's inverse is mapped from that to-one.
+        case fromInverse(inverse: String, holder: String)
         case unreadable
+    }
+
+    /// A relationship whose members the mapping takes from the other side, checked once every block is known.
+    private struct PendingInverse {
+        var place: String
+        var mapping: String
+        /// The old to-one that keeps the members, and the old entity that has it.
+        var inverse: String
+        var holder: String
+        /// The new relationship's inverse, and its destination entity.
+        var newInverse: String?
+        var newHolder: String
     }
 
     private func relationshipRule(_ relationship: RelationshipDescription, expression: MappingExpression, source: String) -> RelationshipOutcome {
@@ -221,6 +254,10 @@ struct MappingStepRules {
         if let mappingName {
             guard let named = mapping.entityMapping(named: mappingName), let from = named.sourceEntity,
                   old.entity(from, isKindOf: current) || old.entity(current, isKindOf: from) else { return .empty }
+        }
+        if path.count == 1, let old = old.relationship(path[0], of: source), !StepInference.isKeptByOwner(old, in: self.old),
+           let inverse = old.inverseName {
+            return .fromInverse(inverse: inverse, holder: old.destination)
         }
         var rule = StepFile.RelationshipRule(relationship: relationship.name, from: nil, drop: false, line: 0)
         if path.count == 1 { rule.from = path[0] } else { rule.path = path }

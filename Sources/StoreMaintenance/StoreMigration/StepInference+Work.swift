@@ -295,7 +295,9 @@ extension StepInference {
                 }
                 if match.name != relationship.name { note("\(source).\(match.name) renamed to \(relationship.name)") }
             }
-            for relationship in oldRelationships where !used.contains(relationship.name) {
+            // A mapping model's step carries a relationship kept by its inverse through that inverse.
+            for relationship in oldRelationships where !used.contains(relationship.name)
+                && (infersUnmentioned || StepInference.isKeptByOwner(relationship, in: old)) {
                 note("\(source).\(relationship.name) removed")
             }
             return kept

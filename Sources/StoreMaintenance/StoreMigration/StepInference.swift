@@ -76,8 +76,10 @@ public enum StepInference {
             entities[entity.name] = step
         }
         guard work.problems.isEmpty else {
+            var mappingModel: String?
+            if case .mappingModel(let path, _, _, _) = origin { mappingModel = URL(fileURLWithPath: path).deletingLastPathComponent().path }
             throw StepInferenceError(from: old.versionName, to: new.versionName, problems: work.problems,
-                                     stepFile: stepFilePath, stepFileExists: file != nil)
+                                     stepFile: stepFilePath, stepFileExists: file != nil, mappingModel: mappingModel)
         }
         return ModelStep(from: old.versionName, to: new.versionName, origin: origin, entities: entities, changes: work.changes)
     }

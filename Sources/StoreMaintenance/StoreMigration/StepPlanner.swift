@@ -54,7 +54,8 @@ public enum StepPlanner {
             return StepChain(source: source, target: target, steps: [try planner.explicitStep(edge, from: source, to: target)])
         }
         do {
-            return StepChain(source: source, target: target, steps: [try planner.inferredStep(from: source, to: target)])
+            let step = planner.notingLostRenames(try planner.inferredStep(from: source, to: target), from: source, to: target)
+            return StepChain(source: source, target: target, steps: [step])
         } catch let direct as StepInferenceError {
             guard let steps = try planner.chainThroughExplicitSteps(to: target) else { throw direct }
             return StepChain(source: source, target: target, steps: steps)
@@ -90,6 +91,29 @@ public enum StepPlanner {
 
         func inferredStep(from old: ManagedModel, to new: ManagedModel) throws -> ModelStep {
             try StepInference.step(from: old, to: new, file: nil, stepFilePath: explicit.stepFilePath(from: old.versionName, to: new.versionName))
+        }
+
+        /// `step` with a change noted for every attribute it drops that another version of the bundle
+        /// renames (its renaming identifier is the dropped name): Core Data drops those values too, but
+        /// a step file can carry them.
+        func notingLostRenames(_ step: ModelStep, from old: ManagedModel, to new: ManagedModel) -> ModelStep {
+            var noted = step
+            for (source, entityStep) in step.entities.sorted(by: { $0.key < $1.key }) {
+                let carried = Set(entityStep.attributes.compactMap { attribute -> String? in
+                    if case .copy(let from, _) = attribute.origin { return from }
+                    return nil
+                })
+                for attribute in old.attributes(of: source) where !attribute.isTransient && !carried.contains(attribute.name) {
+                    for version in bundle.versions where version.versionName != old.versionName && version.versionName != new.versionName {
+                        guard let renamed = version.attributes(of: entityStep.target).first(where: { $0.elementID == attribute.name && $0.name != attribute.name })
+                            ?? version.attributes(of: source).first(where: { $0.elementID == attribute.name && $0.name != attribute.name }) else { continue }
+                        noted.changes.append("\(source).\(attribute.name) is dropped though version '\(version.versionName)' renames it \(renamed.name) "
+                            + "(to carry its values, write the step file with the rule \(renamed.name): \(attribute.name))")
+                        break
+                    }
+                }
+            }
+            return noted
         }
 
         /// The inferred step between two versions, or `nil` when it cannot be inferred.
