@@ -84,12 +84,13 @@ public final class CoreDataMigrationSource: MigrationSource {
                 }
             }
         }
-        fingerprint = try Self.fingerprint(path: path, reader: opened.reader)
+        // The version the records are read as is part of what the migration is: another one is another migration.
+        fingerprint = try Self.fingerprint(path: path, reader: opened.reader, readAs: opened.match.version.versionName)
     }
 
-    private static func fingerprint(path: String, reader: CoreDataStoreReader) throws -> String {
+    private static func fingerprint(path: String, reader: CoreDataStoreReader, readAs version: String? = nil) throws -> String {
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
-        return try SourceFingerprint.of(path: path, extra: "coredata \(reader.storeUUID) wal \(walSize)")
+        return try SourceFingerprint.of(path: path, extra: "coredata \(reader.storeUUID) wal \(walSize)" + (version.map { " read as \($0)" } ?? ""))
     }
 
     /// "Apple Core Data store", with the version found in a bundle.
