@@ -132,7 +132,7 @@ struct MigrateStoreTests {
         #expect(killedMidway, "the process was still running when killed (make the store bigger if this fails)")
     }
 
-    @Test("a step that cannot be inferred names the step file it needs; with the file it works")
+    @Test("a step that cannot be inferred names the step file it needs; with a step file further on, a chain through it works")
     func stepFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -145,8 +145,8 @@ struct MigrateStoreTests {
         #expect(refused.status == 65, "\(refused)")
         let error = try refused.jsonError()
         let message = "\(error)"
-        #expect(message.contains("SpeechTimer 2 to SpeechTimer 3.step.yaml"), "\(refused)")
-        #expect(message.contains("Speech.rating: type changes from Integer 16 to String"), "\(refused)")
+        // One step straight from the store's version 1 to version 3, as Core Data would take it.
+        #expect(message.contains("SpeechTimer 1 to SpeechTimer 3.step.yaml"), "\(refused)")
         #expect(message.contains("Speech.venue is new, required and has no default value"), "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: target), "nothing written")
 

@@ -40,7 +40,9 @@ struct CoreDataVersionFinder {
                                     how: "Core Data's entity version hashes (\(storeHashes.count) of \(storeHashes.count) entities)") {
                 return match
             }
-            why.append("its version hashes match no version")
+            let unproven = Set(bundle.versions.flatMap { CoreDataVersionHash.unprovenEntities(of: $0) }).sorted()
+            why.append("its version hashes match no version" + (unproven.isEmpty ? ""
+                : " (the hashes of \(unproven.joined(separator: ", ")), with derived or composite attributes, are not proven to be Core Data's)"))
         }
         if let cached = decodedCache() {
             let storeSignature = CoreDataVersionHash.entityHashes(of: cached, style: .structural)

@@ -36,10 +36,14 @@ public struct XcodeMappingReader: Sendable {
     }
 
     /// Every `.xcmappingmodel` folder in `folder` and its sub-folders (at most `depth` levels down,
-    /// hidden folders and model bundles skipped), sorted by path.
-    public static func mappingModels(in folder: URL, depth: Int = 3) -> [URL] {
+    /// hidden folders and model bundles skipped, and no more than `maximumFolders` folders looked
+    /// into, so that a bundle kept in a large folder does not start a long walk), sorted by path.
+    public static func mappingModels(in folder: URL, depth: Int = 3, maximumFolders: Int = 2_000) -> [URL] {
         var found: [URL] = []
+        var visited = 0
         func walk(_ current: URL, _ level: Int) {
+            visited += 1
+            guard visited <= maximumFolders else { return }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: current.path)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {
                 let child = current.appendingPathComponent(name)
