@@ -105,6 +105,37 @@ import Testing
         #expect(step.changes.contains("Post.content removed"))
     }
 
+    @Test("every corpus mapping model becomes a step, or names each entity mapping and property that needs the step file",
+          .enabled(if: StepPlannerTests.corpusIsPresent, "the shared corpus is absent"))
+    func everyCorpusMappingModelPlans() throws {
+        var planned: [String: String] = [:]
+        for url in XcodeMappingReader.mappingModels(in: Self.corpus) {
+            let mapping = try XcodeMappingReader().read(at: url)
+            let project = url.deletingLastPathComponent().deletingLastPathComponent()
+            let bundleName = try #require(try FileManager.default.contentsOfDirectory(atPath: project.path).first { $0.hasSuffix(".xcdatamodeld") })
+            let bundle = try XcodeModelReader().readModel(at: project.appendingPathComponent(bundleName))
+            let old = try bundle.version(named: mapping.sourceVersion)
+            let new = try bundle.version(named: mapping.destinationVersion)
+            do {
+                let step = try StepInference.step(from: old, to: new, mapping: mapping, file: nil, stepFilePath: folder.appendingPathComponent("x.step.yaml").path)
+                planned[url.lastPathComponent] = "step of \(step.entities.count) entities"
+            } catch let error as StepInferenceError {
+                #expect(error.mappingModel == mapping.path)
+                for problem in error.problems { #expect(problem.hasPrefix("entity mapping"), "\(url.lastPathComponent): \(problem)") }
+                planned[url.lastPathComponent] = error.problems.joined(separator: "\n")
+            }
+        }
+        #expect(planned.count == 7)
+        // Moody 2 → 3 maps relationships through Xcode's key path fields, $source.country.continent among them.
+        #expect(planned["Moody 2-Moody 3.xcmappingmodel"]?.hasPrefix("step") == true, "\(planned)")
+        // Moody 4 → 5 takes a country's continent code through $source.continent.numericISO3166Code.
+        #expect(planned["Moody 4-Moody 5.xcmappingmodel"]?.hasPrefix("step") == true, "\(planned)")
+        // LoopKit maps two entities into one, which a step does not do without the step file's choice.
+        #expect(planned["Modelv1v4.xcmappingmodel"]?.contains("CachedCarbObjectToCachedCarbObject and DeletedCarbObjectToCachedCarbObject all write CachedCarbObject") == true,
+                "\(planned)")
+        #expect(planned["Moody 5-Moody 6.xcmappingmodel"]?.contains("Country5ToCountry6Policy") == true, "\(planned)")
+    }
+
     @Test("a mapping model's key paths read other records' values, and its relationship key paths their targets")
     func keyPathsThroughLookups() throws {
         let old = ManagedModel(name: "Moods", versionName: "Moods 1", entities: [
