@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LegacyFormats
 import ObjectModel
 import Testing
@@ -63,6 +64,43 @@ import Testing
             #expect(match.method == .versionHashes, "\(label): \(match.sentence)")
             #expect(reader.modelSource == .given)
             #expect(reader.model.versionName == versionName)
+        }
+    }
+
+    @Test("a store whose metadata holds no usable hashes (damaged Z_PLIST) is found by its tables, and two fits are never guessed between",
+          arguments: ["7", "'not a plist'", "NULL", "x'62706C6973743030'"])
+    func damagedMetadataFallsBackToTables(plist: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cdversion-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("Notes.sqlite")
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTEXT VARCHAR);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
+                INSERT INTO Z_METADATA VALUES (1, 'UUID', \(plist));
+                INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello');
+                """)
+        }
+        try queue.close()
+        let one = ManagedModel(name: "Notes", versionName: "Notes 1", entities: [EntityDescription(name: "Note", attributes: [.init(name: "text", type: .string)])])
+        var two = one
+        two.versionName = "Notes 2"
+        two.entities[0].attributes.append(.init(name: "title", type: .string, isOptional: true))
+        let (reader, match) = try CoreDataStoreReader.open(at: url, bundle: ModelBundle(name: "Notes", versions: [one, two], currentVersionName: "Notes 2"),
+                                                           versionOverride: nil, preferredVersion: "Notes 2")
+        defer { reader.close() }
+        #expect(match.version.versionName == "Notes 1" && match.method == .tables)
+        #expect(match.sentence.contains("the store's metadata has no version hashes"), "\(match.sentence)")
+        var three = one
+        three.versionName = "Notes 3"
+        three.entities[0].attributes[0].type = .uri
+        #expect(throws: CoreDataStoreError.self) {
+            _ = try CoreDataStoreReader.open(at: url, bundle: ModelBundle(name: "Notes", versions: [one, two, three], currentVersionName: "Notes 1"),
+                                             versionOverride: nil, preferredVersion: "Notes 1")
         }
     }
 

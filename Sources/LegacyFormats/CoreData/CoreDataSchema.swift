@@ -62,7 +62,8 @@ struct CoreDataSchema: Sendable {
             throw SchemaProblem.noMetadata
         }
         var metadata: [String: Any] = [:]
-        if let plist = metadataRow[2] as Data?,
+        // A raw value first: GRDB stops the process on a value it cannot convert (an integer Z_PLIST).
+        if let plist = Data.fromDatabaseValue(metadataRow[2] as DatabaseValue),
             let decoded = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any] {
             metadata = decoded
         }

@@ -51,7 +51,9 @@ extension CoreDataStoreReader {
 
     /// Reads `NSStoreModelVersionHashes` from `Z_METADATA.Z_PLIST`.
     static func versionHashes(_ db: Database) throws -> [String: [UInt8]] {
-        guard let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA LIMIT 1"),
+        // Read as a raw value: a damaged store may hold anything in Z_PLIST.
+        guard let raw = try DatabaseValue.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA LIMIT 1"),
+              let plist = Data.fromDatabaseValue(raw),
               let metadata = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any],
               let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Any] else { return [:] }
         var result: [String: [UInt8]] = [:]
