@@ -4,7 +4,7 @@
 #   make bench  benchmarks against their references (slow: a million records; not part of test)
 
 SHELL := /usr/bin/env bash
-SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev pkg-config
+SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev libzstd-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build test demo bench clean

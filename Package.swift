@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
         .library(name: "LegacyFormats", targets: ["LegacyFormats"]),
         .library(name: "SyncStore", targets: ["SyncStore"]),
+        .library(name: "SyncContainer", targets: ["SyncContainer"]),
         .library(name: "StoreMaintenance", targets: ["StoreMaintenance"]),
     ],
     dependencies: [
@@ -30,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "CSystemCalls", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "ObjectModel", dependencies: ["CLibCrypto"]),
         .target(
@@ -43,10 +45,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: releaseHotPathSettings),
+        .target(name: "SyncContainer", dependencies: ["ObjectModel", "CZstd"]),
         .target(
             name: "StoreMaintenance",
             dependencies: [
-                "ObjectModel", "LegacyFormats", "SyncStore", "CArchive",
+                "ObjectModel", "LegacyFormats", "SyncStore", "SyncContainer", "CArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -72,7 +75,7 @@ let package = Package(
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "StoreMaintenanceTests",
-            dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel", "LegacyFormats", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["StoreMaintenance", "SyncStore", "SyncContainer", "ObjectModel", "LegacyFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "storekeepTests",
             dependencies: [

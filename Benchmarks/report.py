@@ -19,6 +19,7 @@ MIB = 1024 * 1024
 REQUIRED_SPEECHES = 1_000_000
 REQUIRED_BIG_SPEECHES = 4_000_000
 REQUIRED_COREDATA_ROWS = 1_000_000
+REQUIRED_REPAIR_FINDINGS = 1_000_000
 
 
 def read(path):
@@ -37,16 +38,8 @@ def git_commit():
         return None
 
 
-def main():
-    measurements, results_path = sys.argv[1], sys.argv[2]
-    values = read(measurements)
-
-    def median(name):
-        return statistics.median(values[name])
-
-    def peak(name):
-        return max(values[name])
-
+def migration_table(values, median, peak, table):
+    """The rows of the migration and check measurements (skipped with BENCH_ONLY=repair)."""
     speeches = int(median("plist.speeches"))
     rows = median("plist.rows")
     storekeep_seconds = median("plist.storekeep.seconds")
@@ -60,7 +53,7 @@ def main():
     coredata_rate = coredata_rows / median("coredata.storekeep.seconds")
     coredata_c_rate = median("coredata.c.rows_per_second")
 
-    table = [
+    table += [
         {"measurement": f"plist → store, {speeches:,} speeches: speed-up over Python plistlib + sqlite3",
          "unit": "records/s", "figure": storekeep_rate, "reference": python_rate,
          "ratio": python_seconds / storekeep_seconds, "goal": "ratio ≥ 5×",
@@ -95,6 +88,29 @@ def main():
                       "unit": "s", "figure": check_seconds, "reference": integrity_seconds,
                       "ratio": check_seconds / integrity_seconds, "goal": "ratio ≤ 2×",
                       "met": check_seconds / integrity_seconds <= 2})
+    if "sync.export.seconds" in values:
+        changes = int(median("sync.changes"))
+        export_rate = changes / median("sync.export.seconds")
+        import_rate = changes / median("sync.import.seconds")
+        log_bytes = median("sync.log_bytes")
+        jsonl_bytes = median("sync.jsonl_bytes")
+        table.append({"measurement": f"sync export, {changes:,} changes (the whole command)", "unit": "changes/s",
+                      "figure": export_rate, "reference": None, "ratio": None, "goal": "figure ≥ 300,000 changes/s",
+                      "met": export_rate >= 300_000})
+        table.append({"measurement": f"sync log files, {changes:,} changes (reference: the same changes as JSON lines)",
+                      "unit": "MiB", "figure": log_bytes / MIB, "reference": jsonl_bytes / MIB, "ratio": log_bytes / jsonl_bytes,
+                      "goal": "ratio ≤ 0.5", "met": log_bytes / jsonl_bytes <= 0.5})
+        table.append({"measurement": f"sync import and merge into a new peer, {changes:,} changes (the whole command)", "unit": "changes/s",
+                      "figure": import_rate, "reference": None, "ratio": None, "goal": "figure ≥ 150,000 changes/s",
+                      "met": import_rate >= 150_000})
+        if "syncbig.import.rss_kib" in values:
+            big_changes = int(median("syncbig.changes"))
+            for step in ("export", "import"):
+                small = peak(f"sync.{step}.rss_kib") * 1024 / MIB
+                large = peak(f"syncbig.{step}.rss_kib") * 1024 / MIB
+                table.append({"measurement": f"sync {step}, {big_changes:,} changes: peak memory (reference: {changes:,})",
+                              "unit": "MiB", "figure": large, "reference": small, "ratio": large / small,
+                              "goal": "ratio ≤ 1.10", "met": large / small <= 1.10})
     # For information: the C insert into a table of the same columns without its indexes (the
     # unique global ID index costs most), closer to DESIGN.md §8's raw C API figure.
     if "plist.cbare.rows_per_second" in values:
@@ -107,6 +123,30 @@ def main():
         table.append({"measurement": f"Core Data store → store, {int(coredata_rows):,} rows, vs C insert without indexes",
                       "unit": "rows/s", "figure": coredata_rate, "reference": bare,
                       "ratio": coredata_rate / bare, "goal": "information", "met": None, "note": "-"})
+
+
+def main():
+    measurements, results_path = sys.argv[1], sys.argv[2]
+    values = read(measurements)
+
+    def median(name):
+        return statistics.median(values[name])
+
+    def peak(name):
+        return max(values[name])
+
+    table = []
+    if "plist.speeches" in values:
+        migration_table(values, median, peak, table)
+    if "repair.findings" in values:
+        findings = int(median("repair.findings"))
+        full = median("repair.full.seconds")
+        tenth = median("repair.tenth.seconds")
+        table.append({"measurement": f"repair of {findings:,} dangling references (reference: 10 × the repair of {findings // 10:,})",
+                      "unit": "s", "figure": full, "reference": 10 * tenth, "ratio": full / (10 * tenth),
+                      "goal": "ratio ≤ 1.5 (linear)", "met": full / (10 * tenth) <= 1.5,
+                      "findings_per_second": findings / full,
+                      "rss_mib": peak("repair.full.rss_kib") * 1024 / MIB})
 
     def show(value, unit):
         if value is None:
@@ -123,7 +163,9 @@ def main():
     print()
     for row in [header, tuple("-" * width for width in widths)] + lines:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
-    sizes_as_required = (speeches >= REQUIRED_SPEECHES and coredata_rows >= REQUIRED_COREDATA_ROWS)
+    sizes_as_required = (("plist.speeches" not in values or (median("plist.speeches") >= REQUIRED_SPEECHES
+                                                            and median("coredata.rows") >= REQUIRED_COREDATA_ROWS))
+                         and ("repair.findings" not in values or median("repair.findings") >= REQUIRED_REPAIR_FINDINGS))
     if not sizes_as_required:
         print("\nsmaller sizes than the requirements (BENCH_QUICK or BENCH_* sizes): a smoke run, not the figures of record")
     print(f"\nload average {values['machine.load_before'][0]} before, {values['machine.load_after'][0]} after, "

@@ -6,12 +6,14 @@
 # Environment (defaults match the requirements):
 #   BENCH_SPEECHES=1000000       speeches in the property list migrated for speed and memory
 #   BENCH_COREDATA_ROWS=1000000  rows of the generated Core Data store
-#   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches for peak memory (slow:
-#                                a few minutes once the input exists; off by default)
+#   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches, and sync as many changes, for
+#                                peak memory (slow: several minutes once the inputs exist; off by default)
 #   BENCH_BIG_SPEECHES=4000000   size of that run
+#   BENCH_REPAIR_FINDINGS=1000000  dangling references `storekeep repair` fixes (and a tenth as many)
+#   BENCH_ONLY=repair            only the repair measurement (the others are skipped)
 #   BENCH_RUNS=3                 runs of the cheap measurements (C baselines, check); the median is kept
 #   BENCH_SLOW_RUNS=1            runs of each full migration (storekeep, Python); the median is kept
-#   BENCH_QUICK=1                smoke run: 20,000 speeches and rows, 80,000 for the big case
+#   BENCH_QUICK=1                smoke run: 20,000 speeches and rows and findings, 80,000 for the big case
 #   BENCH_WORK=Benchmarks/.work  scratch folder: generated inputs (kept and reused), stores, results.json
 #   STOREKEEP_BUILD=.build/release   where `swift build -c release` puts storekeep
 #   BENCH_SKIP_BUILD=1           use the storekeep already in STOREKEEP_BUILD
@@ -27,15 +29,21 @@ positive() { # NAME VALUE: VALUE must be a positive integer
 
 if [[ ${BENCH_QUICK:-0} == 1 ]]; then
     speeches=${BENCH_SPEECHES:-20000}; coredata_rows=${BENCH_COREDATA_ROWS:-20000}; big=${BENCH_BIG_SPEECHES:-80000}
+    repair_findings=${BENCH_REPAIR_FINDINGS:-20000}
 else
     speeches=${BENCH_SPEECHES:-1000000}; coredata_rows=${BENCH_COREDATA_ROWS:-1000000}; big=${BENCH_BIG_SPEECHES:-4000000}
+    repair_findings=${BENCH_REPAIR_FINDINGS:-1000000}
 fi
+only=${BENCH_ONLY:-all}
 runs=${BENCH_RUNS:-3}
 slow_runs=${BENCH_SLOW_RUNS:-1}
 big_case=${BENCH_4M:-0}
 positive BENCH_SPEECHES "$speeches"; positive BENCH_COREDATA_ROWS "$coredata_rows"
 positive BENCH_BIG_SPEECHES "$big"; positive BENCH_RUNS "$runs"; positive BENCH_SLOW_RUNS "$slow_runs"
 [[ $big_case == 0 || $big_case == 1 ]] || fail "BENCH_4M must be 0 or 1, not '$big_case'"
+positive BENCH_REPAIR_FINDINGS "$repair_findings"
+(( repair_findings >= 10 )) || fail "BENCH_REPAIR_FINDINGS must be at least 10 (a tenth of it is measured too)"
+[[ $only == all || $only == repair ]] || fail "BENCH_ONLY must be all or repair, not '$only'"
 
 work=${BENCH_WORK:-Benchmarks/.work}
 build=${STOREKEEP_BUILD:-.build/release}
@@ -56,7 +64,7 @@ rm -f "$work"/*.out "$work"/*.err "$work"/*.time "$work/results.json"
 # its own new path and nothing is deleted until the measurements are done, because ext4 skips
 # inodes freed in the last minutes when it allocates new ones (find_inode_bit / recently_deleted)
 # and creating ~20,000 blob files right after deleting ~20,000 cost a run seconds of kernel time.
-rm -rf "$work"/*.store "$work"/*.store-wal "$work"/*.store-shm "$work"/*.store.blobs "$work"/*.store.rejected.jsonl \
+rm -rf "$work"/*.store "$work"/*.store-wal "$work"/*.store-journal "$work"/*.store-shm "$work"/*.store.blobs "$work"/*.store.rejected.jsonl \
     "$work"/reference-*.db "$work"/reference-*.db-wal "$work"/reference-*.db-shm "$work"/reference-*.db.blobs
 measurements=$work/measurements.txt
 : >"$measurements"
@@ -130,6 +138,48 @@ fi
 [[ -x $storekeep ]] || fail "$storekeep is missing: build with swift build -c release, or set STOREKEEP_BUILD"
 gcc -O2 -Wall -Wextra -o "$work/sqlite-insert-baseline" Benchmarks/sqlite-insert-baseline.c -lsqlite3
 
+# 5. Repair of BENCH_REPAIR_FINDINGS dangling to-one references, and of a tenth as many, each in a
+# copy of one migrated store: repair must be linear in the number of findings (a quadratic one did
+# not finish 100,000 in ten minutes). Every speech's required `type` points at a record that does not
+# exist: repair empties each (one finding, one fix) and lists the speech, left without its required
+# type under the policy keep, for the user (a finding the fix causes); so the run exits 1.
+repair_case() {
+    local findings=$1 tenth=$(( $1 / 10 ))
+    local source base=$work/repair-base.store
+    source=$(plist "$findings")
+    remove_store "$base"
+    step "storekeep migrate, $findings speeches: the store the repairs start from (not timed)"
+    "$storekeep" migrate "$source" --to "$base" --mapping "$mapping" --quiet >/dev/null \
+        || fail "could not make $base to repair"
+    record repair.findings "$findings"
+    for run in $(seq "$slow_runs"); do
+        for size in "$tenth" "$findings"; do
+            local name=repair.full store=$work/repair-$size-$run.store
+            [[ $size == "$tenth" ]] && name=repair.tenth
+            remove_store "$store"
+            cp "$base" "$store"
+            cp -al "$base.blobs" "$store.blobs"
+            python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE e_Speech SET r_type = \x27gone-\x27 || _rowid WHERE _rowid IN (SELECT _rowid FROM e_Speech ORDER BY _rowid LIMIT ?)", (int(sys.argv[2]),))
+db.commit()' "$store" "$size"
+            step "storekeep repair, $size dangling references (run $run of $slow_runs)"
+            # Exit 1 is the expected outcome (the speeches left without a type are the user's).
+            timed "$name" bash -c '"$@"; status=$?; (( status == 0 || status == 1 ))' repair \
+                "$storekeep" repair "$store" --no-backup --quiet
+        done
+    done
+    for run in $(seq "$slow_runs"); do remove_store "$work/repair-$tenth-$run.store"; remove_store "$work/repair-$findings-$run.store"; done
+    remove_store "$base"
+}
+
+if [[ $only == repair ]]; then
+    repair_case "$repair_findings"
+    record machine.load_after "$(cut -d' ' -f1 /proc/loadavg)"
+    python3 Benchmarks/report.py "$measurements" "$work/results.json"
+    exit 0
+fi
+
 # 1. Property list → store: storekeep, the Python script, and the bare C insert of the same rows.
 data=$(plist "$speeches")
 record plist.speeches "$speeches"
@@ -180,16 +230,48 @@ result = db.execute("PRAGMA integrity_check").fetchall()
 sys.exit(0 if result == [("ok",)] else 1)' "$cdstore"
     timed check.storekeep "$storekeep" check "$cdstore" --full --quiet
 done
+# 4. Sync: export of that store's records into a container, and their import into a new empty peer
+# made like it (what a new device does); the log files against the same changes as JSON lines.
+content_name() { "$storekeep" info "$1" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["contentName"])'; }
+sync_case() { # PREFIX STORE: export STORE's transactions, then import them into a new peer.
+    local prefix=$1 source=$2 box=$work/container-$1 peer=$work/peer-$1.store
+    rm -rf "$box"; mkdir -p "$box"; remove_store "$peer"
+    timed "$prefix.export" "$storekeep" sync "$source" --container "$box" --quiet
+    record "$prefix.log_bytes" "$(find "$box" -name '*.sklog' -printf '%s\n' | python3 -c 'import sys; print(sum(int(n) for n in sys.stdin))')"
+    "$storekeep" init "$peer" --model "$source" --content-name "$(content_name "$source")" --peer-id bench-new-peer --quiet >/dev/null
+    timed "$prefix.import" "$storekeep" sync "$peer" --container "$box" --quiet
+    remove_store "$peer"; rm -rf "$box"
+}
+record sync.changes "$coredata_rows"
+for run in $(seq "$slow_runs"); do
+    step "storekeep sync: export and import of $coredata_rows changes (run $run of $slow_runs)"
+    sync_case sync "$work/coredata-1.store"
+done
+python3 Benchmarks/changes-as-jsonl.py "$work/coredata-1.store" "$work/changes.jsonl"
+record sync.jsonl_bytes "$(stat -c %s "$work/changes.jsonl")"
+rm -f "$work/changes.jsonl"
 for run in $(seq "$slow_runs"); do remove_store "$work/coredata-$run.store"; done
 
-# 4. Peak memory at the big size (slow: only with BENCH_4M=1).
+# 5. Peak memory at the big size (slow: only with BENCH_4M=1).
 if [[ $big_case == 1 ]]; then
     bigdata=$(plist "$big")
     record big.speeches "$big"
     step "storekeep migrate, $big speeches, for peak memory"
     migrate big.storekeep "$bigdata" "$work/big.store" --mapping "$mapping"
     remove_store "$work/big.store"
+    bigcoredata=$work/coredata-$big.sqlite
+    if [[ ! -f $bigcoredata ]]; then
+        step "generating $bigcoredata"
+        python3 Benchmarks/generate-coredata-store.py "$bigcoredata" --rows "$big"
+    fi
+    step "storekeep sync: export and import of $big changes, for peak memory"
+    migrate big.coredata "$bigcoredata" "$work/bigcd.store"
+    record syncbig.changes "$big"
+    sync_case syncbig "$work/bigcd.store"
+    remove_store "$work/bigcd.store"
 fi
+
+repair_case "$repair_findings"
 
 record machine.load_after "$(cut -d' ' -f1 /proc/loadavg)"
 python3 Benchmarks/report.py "$measurements" "$work/results.json"

@@ -31,8 +31,8 @@ public struct ModelVersionHash: Hashable, Sendable, Codable {
             entityHashes[entity.name] = SHA256.hexDigest(of: Self.canonicalText(of: entity))
         }
         var lines = ["storekeep-model-hash 1"]
-        for name in entityHashes.keys.sorted() {
-            lines.append("entity \(name) \(entityHashes[name]!)")
+        for (name, hash) in entityHashes.sorted(by: { $0.key < $1.key }) {
+            lines.append("entity \(name) \(hash)")
         }
         for composite in model.composites.sorted(by: { $0.name < $1.name }) {
             lines.append("composite \(composite.name)")

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyFormats
 import ObjectModel
+import SyncStore
 
 /// Loads a model version from an Xcode data model on disk: the version asked for, or the current one.
 ///
@@ -9,11 +10,17 @@ import ObjectModel
 /// model.versionName   // "SpeechTimer 2"
 /// ```
 public enum ModelLoader {
-    /// Reads every version of the model at `path`.
+    /// Reads every version of the model at `path`; a storekeep store at `path` gives the one
+    /// version it holds (so that a new peer can be made like an existing one).
     ///
-    /// - Throws: `XcodeModelError` naming the file (and line) when it cannot be read.
+    /// - Throws: `XcodeModelError` naming the file (and line) when it cannot be read; `StoreError`
+    ///   for a store that cannot be opened.
     public static func loadBundle(path: String) throws -> ModelBundle {
-        try XcodeModelReader().readModel(at: URL(fileURLWithPath: path))
+        if SyncStore.isStore(at: path) {
+            let model = try SyncStore.open(at: path, readOnly: true).model
+            return ModelBundle(name: model.name, versions: [model], currentVersionName: model.versionName)
+        }
+        return try XcodeModelReader().readModel(at: URL(fileURLWithPath: path))
     }
 
     /// Reads the model at `path` and picks `version` (with or without `.xcdatamodel`), or the current version.

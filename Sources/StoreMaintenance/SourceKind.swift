@@ -25,6 +25,8 @@ public enum SourceKind: Equatable, Sendable {
                                    hint: "check the path and permissions", failureKind: .missingInput)
         }
         try? handle.close()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return .unknown("a folder, not a file") }
         let head = FileContent.firstBytes(of: path)
         if head.starts(with: Array("bplist00".utf8)) { return .binaryPropertyList }
         if head.starts(with: Array("SQLite format 3\u{0}".utf8)) { return try sqliteKind(path: path) }

@@ -11,6 +11,27 @@ struct BlobStore: Sendable {
     /// The prefix of a column value that refers to a blob file.
     static let referencePrefix = "sha256:"
 
+    /// The digest in a `sha256:<64 lowercase hex digits>` reference, or `nil` when `value` is not one.
+    static func digest(inReference value: String) -> String? {
+        guard value.hasPrefix(referencePrefix) else { return nil }
+        let hex = value.utf8.dropFirst(referencePrefix.utf8.count)
+        guard hex.count == 64, hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// Whether `name`, found at `url`, is the name of a blob file: 64 lowercase hex digits in a
+    /// sub-folder named after its first two.
+    static func isBlobName(_ name: String, in url: URL) -> Bool {
+        digest(inReference: referencePrefix + name) != nil && url.deletingLastPathComponent().lastPathComponent == String(name.prefix(2))
+    }
+
+    /// Whether `name` is that of a blob being written (`.<hex>.<pid>.tmp`) by a process that still runs.
+    static func isTemporaryOfLiveProcess(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].isEmpty, parts[3] == "tmp", let pid = Int32(parts[2]), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// The folder holding the blobs.
     let directory: URL
     /// Where a batch's files are written ahead of its rows, one batch at a time
@@ -46,15 +67,19 @@ struct BlobStore: Sendable {
         let temporary = folder + "/.\(hex).\(getpid()).tmp"
         var descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if descriptor < 0, errno == ENOENT {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // POSIX calls here too, so that a full disk is reported as one (ENOSPC), not as a Foundation error.
+            for path in [directory.path, folder] where mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var failure: Int32 = 0
         data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }   // no bytes: nothing to write
             var done = 0
             while done < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                let written = Foundation.write(descriptor, base + done, bytes.count - done)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno

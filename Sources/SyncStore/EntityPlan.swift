@@ -45,6 +45,11 @@ final class EntityPlan: Sendable {
 
     init?(store layout: StoreLayout, model: ManagedModel, entity: String) {
         guard let description = model.entity(named: entity), let table = layout.tableOfEntity[entity] else { return nil }
+        // Every stored attribute has its column (the layout is made from the same model); an
+        // inconsistent model gives no plan rather than a trap.
+        let attributeColumns = model.attributes(of: entity).filter { !$0.isTransient }.compactMap { layout.attributeColumns[entity]?[$0.name] }
+        guard attributeColumns.count == model.attributes(of: entity).filter({ !$0.isTransient }).count,
+              let lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table) else { return nil }
         self.entity = entity
         isAbstract = description.isAbstract
         attributes = model.attributes(of: entity).filter { !$0.isTransient }
@@ -61,14 +66,14 @@ final class EntityPlan: Sendable {
             return nil
         })
         var columns = ["_gid", "_entity", "_created", "_seed_set", "_seed_version", "_insert_run"]
-        columns += attributes.map { layout.attributeColumns[entity]![$0.name]! }
+        columns += attributeColumns
         for relationship in toOne {
             columns.append(relationship.column)
             if let order = relationship.order { columns.append(order) }
         }
         insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         hasExternalStorage = attributes.contains { $0.allowsExternalBinaryDataStorage }
-        lineEncoder = RecordLineEncoder(layout: layout, model: model, entity: entity, table: table)
+        self.lineEncoder = lineEncoder
         attributeNames = typeByName.keys.sorted()
         attributeNamesAreASCII = self.columns.allSatisfy(\.nameIsASCII)
         joinedToManyNames = joinedToMany.sorted()

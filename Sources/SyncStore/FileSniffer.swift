@@ -8,6 +8,10 @@ enum FileSniffer {
 
     /// Throws ``StoreError`` `notSQLite` unless the file at `path` starts with the SQLite header.
     static func requireSQLite(at path: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw StoreError(.notSQLite, path: path, message: "is a folder, not a store file", hint: "give the path of the store file")
+        }
         let prefix = FileContent.firstBytes(of: path, count: 64)
         guard prefix.starts(with: sqliteHeader) else {
             throw StoreError(.notSQLite, path: path, message: "is not a SQLite database; it looks like \(FileContent.describe(prefix))",

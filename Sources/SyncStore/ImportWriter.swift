@@ -9,11 +9,17 @@ import ObjectModel
 final class ImportWriter {
     let db: Database
     let store: SyncStore
-    let now: Date
+    /// The creation time written into every record (`_created`).
+    var now: Date
+    /// Whether a value that does not fit its attribute's type is stored as given instead of refused:
+    /// sync imports whatever another peer holds (`check` reports it), a migration refuses it.
+    var keepsValuesAsGiven = false
     /// The insert statement of each entity written so far.
     private var inserts: [String: RawStatement] = [:]
     /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
     private var lastInsert: (plan: EntityPlan, statement: RawStatement)?
+    /// How an encoded insert payload of each entity binds into its insert statement.
+    var encodedPlans: [String: EncodedInsertPlan] = [:]
     /// The plan of the last record's entity: a batch is nearly always of one entity, and comparing
     /// the name with the last one is far cheaper than hashing it for the store's table of plans.
     private var lastPlan: EntityPlan?
@@ -21,7 +27,7 @@ final class ImportWriter {
     private(set) var runs: InsertRunLedger?
     /// The run of each (entity, set of properties) seen, found by comparing the plan's identity
     /// and the property bits: a batch has a handful.
-    private var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
+    var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
     /// The run of records whose properties do not fit in bits (more than 64 properties).
     private var propertiesCache = HistoryPropertiesCache()
     /// The references of the batch's blob files, written ahead of it (``SyncStore/startWritingBlobFiles(of:)``),
@@ -121,7 +127,7 @@ final class ImportWriter {
 
     /// The insert statement of `plan`'s entity, prepared once per writer (so never shared with a
     /// statement that failed in another transaction), its arguments bound by ``write(_:checked:)``.
-    private func insertStatement(_ plan: EntityPlan) throws -> RawStatement {
+    func insertStatement(_ plan: EntityPlan) throws -> RawStatement {
         if let lastInsert, lastInsert.plan === plan { return lastInsert.statement }
         let statement = try inserts[plan.entity] ?? RawStatement(plan.insertSQL, db: db, path: store.path)
         inserts[plan.entity] = statement
@@ -132,11 +138,16 @@ final class ImportWriter {
     /// Starts the batch's history transaction (the next of the local peer, by `author`); the
     /// records written after it are its inserts.
     func beginHistory(author: String) throws {
-        let peer = store.metadata.peerID
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
-        try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
-                       arguments: [peer, last + 1, author, now.timeIntervalSince1970])
-        runs = try InsertRunLedger(db: db, transaction: db.lastInsertedRowID)
+        let row = try HistoryCounters.beginLocalTransaction(peer: store.metadata.peerID, author: author, now: now, in: db, path: store.path)
+        runs = try InsertRunLedger(db: db, transaction: row.id, path: store.path)
+    }
+
+    /// Makes the records written next inserts of the existing history transaction `transaction`
+    /// (an imported one), after writing the runs of the one before.
+    func beginHistory(ofTransaction transaction: Int64) throws {
+        try runs?.finish(db: db)
+        runs = try InsertRunLedger(db: db, transaction: transaction, path: store.path)
+        runOfMask.removeAll()
     }
 
     /// Writes the runs of the batch's history transaction.
@@ -157,7 +168,7 @@ final class ImportWriter {
     }
 
     /// The plan of `entity`, from ``lastPlan`` when it is the same entity.
-    private func plan(of entity: String) -> EntityPlan? {
+    func plan(of entity: String) -> EntityPlan? {
         if let lastPlan, lastPlan.entity == entity { return lastPlan }
         lastPlan = store.plans[entity]
         return lastPlan
@@ -165,11 +176,12 @@ final class ImportWriter {
 
     /// Binds `value` (normalized for `column`; a large binary value goes to a blob file, the one
     /// prepared under `blobKey` when there is one) at `index`.
-    private func bind(
+    func bind(
         _ value: AttributeValue, column: EntityPlanColumn, entity: String, at index: Int32, in statement: RawStatement, blobKey: Int?
     ) throws {
-        guard let normalized = ValueCoder.normalized(value, type: column.type) else {
-            throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(column.name) cannot hold a \(value.kindName) value")
+        guard let normalized = ValueCoder.normalized(value, type: column.type) ?? (keepsValuesAsGiven ? value : nil) else {
+            let reason = ValueCoder.refusal(of: value, type: column.type) ?? "a \(value.kindName) value"
+            throw StoreError(.invalidRequest, path: store.path, message: "\(entity).\(column.name) is of type \(column.type.rawValue) and cannot hold \(reason)")
         }
         switch normalized {
         case .null: statement.bindNull(index)

@@ -26,9 +26,9 @@ final class InsertRunLedger {
     private var nextID: Int64
 
     /// Starts the ledger of `transaction`, taking run ids after the largest in `sk_insert_run`.
-    init(db: Database, transaction: Int64) throws {
+    init(db: Database, transaction: Int64, path: String) throws {
         self.transaction = transaction
-        nextID = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM sk_insert_run") ?? 0) + 1
+        nextID = try StoreError.number(after: try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM sk_insert_run"), "the largest insert run id", path: path)
     }
 
     /// The position of the run of `entity` records setting `properties` (a JSON array), opened

@@ -3,7 +3,12 @@ import ObjectModel
 /// The changes of one open transaction, merged per record in the order records were first touched.
 struct PendingChanges {
     private var order: [GlobalID] = []
+    /// The records in `order`, for a constant-time membership test (a repair touches a million records).
+    private var remembered = Set<GlobalID>()
     private var changes: [GlobalID: HistoryChange] = [:]
+    /// The join-table memberships touched, by the record on whose side they were changed, then by
+    /// relationship: their final state is read when the history is written.
+    private(set) var touchedMemberships: [GlobalID: [String: Set<GlobalID>]] = [:]
 
     /// Whether nothing has changed.
     var isEmpty: Bool { order.allSatisfy { changes[$0] == nil } }
@@ -42,10 +47,16 @@ struct PendingChanges {
         changes[id] = HistoryChange(entity: entity, globalID: id, kind: .delete, properties: [], tombstone: tombstone)
     }
 
+    /// Notes that the membership of `member` in the to-many relationship `relationship` of
+    /// `source` (kept in a join table) may have changed.
+    mutating func touchedMembership(of member: GlobalID, in relationship: String, of source: GlobalID) {
+        touchedMemberships[source, default: [:]][relationship, default: []].insert(member)
+    }
+
     /// The changes in the order their records were first touched.
     var ordered: [HistoryChange] { order.compactMap { changes[$0] } }
 
     private mutating func remember(_ id: GlobalID) {
-        if changes[id] == nil, !order.contains(id) { order.append(id) }
+        if remembered.insert(id).inserted { order.append(id) }
     }
 }

@@ -34,8 +34,10 @@ public final class PreparedBlobFiles: @unchecked Sendable {
     func references() throws(StoreError) -> [Int: String] {
         condition.lock()
         defer { condition.unlock() }
-        while written == nil { condition.wait() }
-        return try written!.get()
+        while true {
+            if let written { return try written.get() }
+            condition.wait()
+        }
     }
 
     /// Waits until the files are durable, or their writing has failed (which the batch's import

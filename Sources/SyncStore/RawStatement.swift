@@ -23,6 +23,9 @@ final class RawStatement {
     static let areaCapacity = 16 << 10
     /// How much of ``area`` the current row uses.
     private var areaUsed = 0
+    /// The first error a bind of the current row met (`SQLITE_TOOBIG` for a value over SQLite's
+    /// limit): the row is then not written, and ``execute()`` or ``step()`` reports it.
+    private var bindFailure = SQLITE_OK
 
     /// Prepares `sql` on `db`'s connection.
     init(_ sql: String, db: Database, path: String) throws {
@@ -31,7 +34,9 @@ final class RawStatement {
         guard code == SQLITE_OK, let prepared else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
             sqlite3_finalize(prepared)
-            throw StoreError(.io, path: path, message: "cannot prepare a statement: \(message)")
+            // Through the common mapping: a missing table is a damaged store (65), not a disk failure.
+            throw StoreError.wrapping(DatabaseError(resultCode: ResultCode(rawValue: code), message: message), path: path,
+                                      action: "prepare a statement")
         }
         handle = prepared
         self.path = path
@@ -49,6 +54,11 @@ final class RawStatement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         areaUsed = 0
+        bindFailure = SQLITE_OK
+    }
+
+    private func note(_ code: Int32) {
+        if code != SQLITE_OK, bindFailure == SQLITE_OK { bindFailure = code }
     }
 
     /// Binds NULL.
@@ -70,10 +80,12 @@ final class RawStatement {
                 return
             }
             let (bytes, destructor) = kept(base, count: utf8.count)
+            // The 64-bit forms: a length over 2 GiB is SQLite's to refuse (SQLITE_TOOBIG), not a trap here.
             if memchr(base, 0, utf8.count) != nil {
-                sqlite3_bind_blob(handle, index, bytes, Int32(utf8.count), destructor)
+                note(sqlite3_bind_blob64(handle, index, bytes, sqlite3_uint64(utf8.count), destructor))
             } else {
-                sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(utf8.count), destructor)
+                note(sqlite3_bind_text64(handle, index, bytes.assumingMemoryBound(to: CChar.self), sqlite3_uint64(utf8.count), destructor,
+                                         UInt8(SQLITE_UTF8)))
             }
         }
     }
@@ -86,7 +98,7 @@ final class RawStatement {
                 return
             }
             let (kept, destructor) = kept(base, count: bytes.count)
-            sqlite3_bind_blob(handle, index, kept, Int32(bytes.count), destructor)
+            note(sqlite3_bind_blob64(handle, index, kept, sqlite3_uint64(bytes.count), destructor))
         }
     }
 
@@ -105,6 +117,10 @@ final class RawStatement {
     /// - Returns: SQLite's result code (`SQLITE_DONE` on success) for the caller to judge.
     @discardableResult
     func execute() -> Int32 {
+        if bindFailure != SQLITE_OK {
+            sqlite3_reset(handle)
+            return bindFailure
+        }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         return code
@@ -114,7 +130,7 @@ final class RawStatement {
     ///
     /// - Throws: ``StoreError`` `io` with SQLite's message on failure.
     func step() throws -> Bool {
-        let code = sqlite3_step(handle)
+        let code = bindFailure != SQLITE_OK ? bindFailure : sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
         throw StoreError(.io, path: path, message: "SQLite failed: \(String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))")

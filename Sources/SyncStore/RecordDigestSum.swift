@@ -38,7 +38,8 @@ public struct RecordDigestSum: Hashable, Sendable, Codable, CustomStringConverti
         var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digest) { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            line.sha256(into: bytes.baseAddress!)
+            guard let base = bytes.baseAddress else { return }   // never: the tuple is 32 bytes
+            line.sha256(into: base)
             add(digest: UnsafeBufferPointer(bytes))
         }
     }

@@ -21,7 +21,8 @@ final class RecordLineEncoder: Sendable {
     /// storage order reads the table front to back instead of jumping through it by global ID.
     let selectSQL: String
 
-    init(layout: StoreLayout, model: ManagedModel, entity: String, table: String) {
+    /// `nil` when a stored attribute has no column in `layout` (a model inconsistent with itself).
+    init?(layout: StoreLayout, model: ManagedModel, entity: String, table: String) {
         let columns = layout.attributeColumns[entity] ?? [:]
         self.entity = entity
         attributes = model.attributes(of: entity).filter { !$0.isTransient }.sorted { $0.name < $1.name }
@@ -32,7 +33,9 @@ final class RecordLineEncoder: Sendable {
         }.sorted { $0.0 < $1.0 }
         attributeLabels = attributes.map { Array(" \($0.name)=".utf8) }
         toOneLabels = toOne.map { Array(" \($0.name)->".utf8) }
-        let selected = ["_gid", "_seed_set", "_seed_version"] + attributes.map { columns[$0.name]! } + toOne.map(\.column)
+        let attributeColumns = attributes.compactMap { columns[$0.name] }
+        guard attributeColumns.count == attributes.count else { return nil }
+        let selected = ["_gid", "_seed_set", "_seed_version"] + attributeColumns + toOne.map(\.column)
         selectSQL = "SELECT \(selected.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ?"
     }
 

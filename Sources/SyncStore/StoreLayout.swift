@@ -18,6 +18,8 @@ struct StoreLayout: Sendable {
     /// The entity tables that hold records of more than one concrete entity: only they get an
     /// index on `_entity` (in a table of one concrete entity every row has the same `_entity`).
     private(set) var sharedTables: Set<String> = []
+    /// Every entity table, sorted by name.
+    private(set) var entityTables: [String] = []
 
     /// Derives the layout of `model`.
     init(model: ManagedModel) {
@@ -56,13 +58,15 @@ struct StoreLayout: Sendable {
                         attributeColumns[entity.name, default: [:]][attribute.name] = declared["\(chainEntity.name).\(attribute.name)"]
                     }
                     for relationship in chainEntity.relationships where !relationship.isTransient && !relationship.isToMany {
+                        // A chain that leaves the family (a model validation refuses) has no column here.
+                        guard let column = declared["\(chainEntity.name).\(relationship.name)"] else { continue }
                         relationships[entity.name, default: [:]][relationship.name] = .column(
-                            table: table, column: declared["\(chainEntity.name).\(relationship.name)"]!,
-                            orderColumn: declared["\(chainEntity.name).\(relationship.name)#order"])
+                            table: table, column: column, orderColumn: declared["\(chainEntity.name).\(relationship.name)#order"])
                     }
                 }
             }
         }
+        entityTables = Set(tableOfEntity.values).sorted()
         for entity in model.entities {
             for chainEntity in model.inheritanceChain(of: entity.name) {
                 for relationship in chainEntity.relationships where !relationship.isTransient && relationship.isToMany {

@@ -18,7 +18,10 @@ enum StoreReader {
                 }
                 let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata")
                 var values: [String: String] = [:]
-                for row in pairs { values[row["key"]] = row["value"] }
+                for row in pairs {
+                    guard let key = row.stored("key", as: String.self) else { continue }
+                    values[key] = row.stored("value", as: String.self)
+                }
                 guard let formatText = values["formatVersion"], let format = Int(formatText) else {
                     throw StoreError(.damaged, path: path, message: "has no readable format version in sk_metadata",
                                      hint: "restore the store from a backup")

@@ -4,7 +4,7 @@ import ObjectModel
 /// Creates the tables of a new store (the layout `docs/format.md` documents).
 enum StoreSchema {
     /// The store format this build writes and reads.
-    static let formatVersion = 3
+    static let formatVersion = 4
 
     /// The first format whose entity tables have the `_insert_run` column and whose history has
     /// `sk_insert_run` (the history of a bulk import without a change row per record).
@@ -38,6 +38,7 @@ enum StoreSchema {
             """)
         try createInsertRunTable(in: db)
         try createMigrationTables(in: db)
+        try addSyncHistory(in: db)
         for root in model.rootEntities {
             guard let table = layout.tableOfEntity[root.name] else { continue }
             var columns = [
@@ -157,6 +158,7 @@ enum StoreSchema {
             }
             try createInsertRunTable(in: db)
         }
+        if format < syncFormat { try addSyncHistory(in: db) }
         try db.execute(sql: "UPDATE sk_metadata SET value = ? WHERE key = 'formatVersion'", arguments: [String(formatVersion)])
     }
 

@@ -17,7 +17,7 @@ extension StoreTransaction {
     private func delete(_ id: GlobalID, visited: inout Set<GlobalID>) throws {
         guard visited.insert(id).inserted else { return }
         let entity = try requireEntity(of: id)
-        let table = layout.tableOfEntity[entity]!
+        let table = try table(of: entity)
         var cascaded: [GlobalID] = []
         for relationship in model.relationships(of: entity) where !relationship.isTransient {
             let members = try self.members(of: relationship.name, of: id, entity: entity)

@@ -17,8 +17,9 @@ extension StoreTransaction {
         guard old != target else { return }
         var order: Int64?
         if let target, let orderColumn {
-            order = (try Int64.fetchOne(db, sql: "SELECT MAX(\(orderColumn.quotedDatabaseIdentifier)) FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
-                                        arguments: [target.rawValue]) ?? -1) + 1
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(orderColumn.quotedDatabaseIdentifier)) FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
+                                          arguments: [target.rawValue])
+            order = try last.map { try StoreError.number(after: $0, "the last position in \(target)'s list", path: store.path) } ?? 0
         }
         try writeColumn(table: table, column: column, orderColumn: orderColumn, of: source, target: target, order: order)
         try touch(source, entity: entity, properties: [relationship])
@@ -85,11 +86,13 @@ extension StoreTransaction {
             for removed in current where !unique.contains(removed) {
                 try db.execute(sql: "DELETE FROM \(quoted) WHERE \(sourceColumn) = ? AND \(targetColumn) = ?",
                                arguments: [source.rawValue, removed.rawValue])
+                pending.touchedMembership(of: removed, in: relationship, of: source)
                 if let inverse { try touch(removed, entity: try requireEntity(of: removed), properties: [inverse.name]) }
             }
             for (index, member) in unique.enumerated() {
                 if current.contains(member) {
                     if let sourceOrder {
+                        pending.touchedMembership(of: member, in: relationship, of: source)
                         try db.execute(sql: "UPDATE \(quoted) SET \(sourceOrder) = ? WHERE \(sourceColumn) = ? AND \(targetColumn) = ?",
                                        arguments: [index, source.rawValue, member.rawValue])
                     }
@@ -97,13 +100,15 @@ extension StoreTransaction {
                 }
                 var memberOrder: Int64?
                 if let targetOrder {
-                    memberOrder = (try Int64.fetchOne(db, sql: "SELECT MAX(\(targetOrder)) FROM \(quoted) WHERE \(targetColumn) = ?",
-                                                      arguments: [member.rawValue]) ?? -1) + 1
+                    let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(targetOrder)) FROM \(quoted) WHERE \(targetColumn) = ?",
+                                                  arguments: [member.rawValue])
+                    memberOrder = try last.map { try StoreError.number(after: $0, "the last position in \(member)'s list", path: store.path) } ?? 0
                 }
                 let orderForSource: Int64? = sourceOrder == nil ? nil : Int64(index)
                 let columns = [sourceColumn, targetColumn, "\(sourceColumn)_order", "\(targetColumn)_order"]
                 try db.execute(sql: "INSERT INTO \(quoted) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?, ?)",
                                arguments: [source.rawValue, member.rawValue, orderForSource, memberOrder])
+                pending.touchedMembership(of: member, in: relationship, of: source)
                 if let inverse { try touch(member, entity: try requireEntity(of: member), properties: [inverse.name]) }
             }
         }
@@ -129,8 +134,8 @@ extension StoreTransaction {
     }
 
     func currentTarget(table: String, column: String, of id: GlobalID) throws -> GlobalID? {
-        try String.fetchOne(db, sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?",
-                            arguments: [id.rawValue]).map(GlobalID.init)
+        let statement = try db.cachedStatement(sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?")
+        return try String.fetchOne(statement, arguments: [id.rawValue]).map(GlobalID.init)
     }
 
     func writeColumn(table: String, column: String, orderColumn: String?, of id: GlobalID, target: GlobalID?, order: Int64?) throws {
@@ -141,7 +146,7 @@ extension StoreTransaction {
             arguments.append(order)
         }
         arguments.append(id.rawValue)
-        try db.execute(sql: sql + " WHERE _gid = ?", arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: sql + " WHERE _gid = ?").execute(arguments: StatementArguments(arguments))
     }
 
     /// Sets one side of a one-to-one pair without following the inverse again.
@@ -157,7 +162,8 @@ extension StoreTransaction {
 extension GlobalID {
     /// The global IDs of the rows of `table` whose `column` holds `value`, ordered by global ID.
     static func fetch(_ db: Database, table: String, column: String, equals value: GlobalID) throws -> [GlobalID] {
-        try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY _gid",
-                            arguments: [value.rawValue]).map(GlobalID.init)
+        let statement = try db.cachedStatement(
+            sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY _gid")
+        return try String.fetchAll(statement, arguments: [value.rawValue]).map(GlobalID.init)
     }
 }

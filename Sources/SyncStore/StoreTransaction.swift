@@ -22,6 +22,11 @@ public final class StoreTransaction {
     let now: Date
     var pending = PendingChanges()
     private var entityCache: [GlobalID: String] = [:]
+    /// One statement over every entity table that finds a record by global ID (prepared once per
+    /// transaction: a repair looks up a million records).
+    private lazy var locateSQL: String = layout.entityTables.enumerated().map { index, table in
+        "SELECT \(index) AS t, _entity FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?1"
+    }.joined(separator: " UNION ALL ") + " LIMIT 1"
 
     init(db: Database, store: SyncStore, now: Date) {
         self.db = db
@@ -76,7 +81,7 @@ public final class StoreTransaction {
     public func update(_ id: GlobalID, values: [String: AttributeValue]) throws {
         guard !values.isEmpty else { return }
         let entity = try requireEntity(of: id)
-        let table = layout.tableOfEntity[entity]!
+        let table = try table(of: entity)
         var assignments: [String] = []
         var arguments: [DatabaseValueConvertible?] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -91,15 +96,37 @@ public final class StoreTransaction {
     }
 
     /// The exact entity of the record `id`, or `nil` when no such record exists.
+    ///
+    /// - Throws: ``StoreError`` `damaged` when the record's row names no entity of its table (the
+    ///   store was written around storekeep; `check` reports it as `record.unknownEntity`).
     public func entity(of id: GlobalID) throws -> String? {
-        if let cached = entityCache[id] { return pending.wasDeleted(id) ? nil : cached }
-        for table in Set(layout.tableOfEntity.values).sorted() {
-            if let entity = try String.fetchOne(db, sql: "SELECT _entity FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", arguments: [id.rawValue]) {
-                entityCache[id] = entity
-                return entity
-            }
+        guard let found = try locate(id) else { return nil }
+        guard let entity = found.entity else {
+            throw StoreError(.damaged, path: store.path,
+                             message: "record \(id) in table \(found.table) names the entity '\(found.storedEntity ?? "NULL")', which is not an entity of that table in model \(model.versionName)",
+                             hint: "`storekeep check` reports it (record.unknownEntity); restore the record from a backup")
         }
-        return nil
+        return entity
+    }
+
+    /// Where the record `id` is stored: its table, the entity its row names, and that entity when it
+    /// is one the table holds (`nil` for a row written around storekeep); `nil` when there is no such record.
+    func locate(_ id: GlobalID) throws -> (table: String, storedEntity: String?, entity: String?)? {
+        if let cached = entityCache[id] {
+            return pending.wasDeleted(id) ? nil : (layout.tableOfEntity[cached] ?? "", cached, cached)
+        }
+        let tables = layout.entityTables
+        guard !tables.isEmpty,
+              let row = try Row.fetchOne(db.cachedStatement(sql: locateSQL), arguments: [id.rawValue]) else { return nil }
+        let stored = row[1] as DatabaseValue
+        guard let index = row[0] as Int?, tables.indices.contains(index) else { return nil }
+        let table = tables[index]
+        let name = String.fromDatabaseValue(stored)
+        guard let name, layout.tableOfEntity[name] == table, model.entity(named: name) != nil else {
+            return (table, name, nil)
+        }
+        entityCache[id] = name
+        return (table, name, name)
     }
 
     func requireEntity(of id: GlobalID) throws -> String {
@@ -107,10 +134,16 @@ public final class StoreTransaction {
         return entity
     }
 
+    /// The table of `entity`'s family.
+    func table(of entity: String) throws -> String {
+        guard let table = layout.tableOfEntity[entity] else { throw request("there is no entity named '\(entity)' in model \(model.versionName)") }
+        return table
+    }
+
     /// Records that `properties` of `id` changed and stamps its update time (unless inserted in this transaction).
     func touch(_ id: GlobalID, entity: String, properties: some Sequence<String>) throws {
         if !pending.wasInserted(id) {
-            let table = layout.tableOfEntity[entity]!
+            let table = try table(of: entity)
             try db.cachedStatement(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET _updated = ? WHERE _gid = ?")
                 .execute(arguments: [now.timeIntervalSince1970, id.rawValue])
         }
@@ -129,15 +162,15 @@ public final class StoreTransaction {
             throw request("attribute \(entity).\(name) is transient and never stored")
         }
         guard let normalized = ValueCoder.normalized(value, for: attribute) else {
-            throw request("attribute \(entity).\(name) is of type \(attribute.type.rawValue) and cannot hold a \(value.kindName) value")
+            let reason = ValueCoder.refusal(of: value, type: attribute.type) ?? "a \(value.kindName) value"
+            throw request("attribute \(entity).\(name) is of type \(attribute.type.rawValue) and cannot hold \(reason)")
         }
         if case .binary(let data) = normalized, attribute.allowsExternalBinaryDataStorage, data.count > SyncStore.externalStorageThreshold {
             do {
                 let digest = try store.blobs.write(data)
                 return (column, (BlobStore.referencePrefix + digest).databaseValue)
             } catch {
-                throw StoreError(.io, path: store.path, message: "cannot write the external value of \(entity).\(name): \(error.localizedDescription)",
-                                 hint: "check free space and permissions of \(store.blobs.directory.path)")
+                throw StoreError.externalValue(error, path: store.path, entity: entity, attribute: name, folder: store.blobs.directory.path)
             }
         }
         return (column, ValueCoder.databaseValue(normalized))
@@ -145,25 +178,5 @@ public final class StoreTransaction {
 
     func request(_ message: String) -> StoreError {
         StoreError(.invalidRequest, path: store.path, message: message)
-    }
-
-    /// Writes the transaction and its changes to the history; does nothing when nothing changed.
-    func recordHistory(author: String) throws -> Int64? {
-        let changes = pending.ordered
-        guard !changes.isEmpty else { return nil }
-        let peer = store.metadata.peerID
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
-        try db.execute(sql: "INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES (?, ?, ?, ?)",
-                       arguments: [peer, last + 1, author, now.timeIntervalSince1970])
-        let transaction = db.lastInsertedRowID
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let insert = try db.cachedStatement(sql: "INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone) VALUES (?, ?, ?, ?, ?, ?)")
-        for change in changes {
-            let properties = String(decoding: try encoder.encode(change.properties), as: UTF8.self)
-            let tombstone = try change.tombstone.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-            try insert.execute(arguments: [transaction, change.entity, change.globalID.rawValue, change.kind.rawValue, properties, tombstone])
-        }
-        return last + 1
     }
 }

@@ -13,7 +13,8 @@ extension SyncStore {
     ///
     /// - Parameter path: the copy's store file; neither it nor its `.blobs` folder may exist.
     /// - Returns: how many blob files the copy holds.
-    /// - Throws: ``StoreError`` (`cannotCreate` when the destination exists, `io`).
+    /// - Throws: ``StoreError`` (`cannotCreate` when the destination exists, `io`, a full disk
+    ///   included). A copy that fails part-way is removed: only whole backups are left.
     @discardableResult
     public func backup(to path: String) throws -> Int {
         let fileManager = FileManager.default
@@ -34,8 +35,12 @@ extension SyncStore {
         do {
             copied = try copyBlobFiles(to: copyBlobs)
         } catch {
-            throw StoreError(.io, path: path, message: "cannot copy the external binary files to \(copyBlobs.path): \(error.localizedDescription)",
-                             hint: "check free space and permissions, remove the partial backup, and try again")
+            // Both were made by this call (neither existed before it).
+            for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
+            try? fileManager.removeItem(at: copyBlobs)
+            let full = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { $0.domain == NSPOSIXErrorDomain && $0.code == Int(ENOSPC) } ?? false
+            throw StoreError(.io, path: path, message: "cannot copy the external binary files to \(copyBlobs.path): \(full ? "the disk is full" : error.localizedDescription)",
+                             hint: "check free space and permissions, then try again")
         }
         BlobStore.syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         return copied

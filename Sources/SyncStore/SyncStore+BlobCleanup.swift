@@ -1,15 +1,16 @@
 import Foundation
 import GRDB
 
-/// What ``SyncStore/removeUnreferencedBlobs(_:modifiedBefore:)`` did with each file it was given.
+/// What ``SyncStore/removeUnreferencedBlobs(_:modifiedBefore:)`` (by digest) or
+/// ``SyncStore/removeStrayBlobFolderFiles(_:modifiedBefore:)`` (by path) did with each file it was given.
 public struct BlobCleanupResult: Equatable, Sendable {
-    /// Digests whose files were removed.
+    /// Files removed.
     public var removed: [String] = []
-    /// Digests a record refers to after all: kept.
+    /// Files a record refers to after all, or that are not what they were said to be: kept.
     public var referenced: [String] = []
-    /// Digests whose files changed after the cut-off time (a writer may be about to refer to them): kept.
+    /// Files changed after the cut-off time (a writer may be about to refer to them), or being written: kept.
     public var tooRecent: [String] = []
-    /// Digests with no file (already gone).
+    /// Files that do not exist (already gone).
     public var missing: [String] = []
 }
 
@@ -61,6 +62,63 @@ extension SyncStore {
         for folder in Set(result.removed.map { blobs.fileURL(forDigest: $0).deletingLastPathComponent().path }) {
             BlobStore.syncDirectory(folder)
         }
+        return result
+    }
+
+    /// Removes files of the blob folder whose names are not blob names (anything but
+    /// `<2 hex digits>/<64 hex digits>` with matching prefix): no record can refer to them.
+    ///
+    /// Each path must name a file (not a folder) directly in the blob folder or in one of its
+    /// sub-folders; anything else is refused and kept (listed under `referenced`). A file modified at
+    /// or after `cutoff`, or a blob being written by a process that still runs (`.<hex>.<pid>.tmp`),
+    /// is kept (`tooRecent`).
+    ///
+    /// - Throws: ``StoreError`` (`invalidRequest` on a read-only store, `io`).
+    public func removeStrayBlobFolderFiles(_ paths: [String], modifiedBefore cutoff: Date) throws -> BlobCleanupResult {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        var result = BlobCleanupResult()
+        let folder = blobs.directory.standardizedFileURL.pathComponents
+        var touchedFolders = Set<String>()
+        for path in paths.sorted() {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            let components = url.pathComponents
+            let depth = components.count - folder.count
+            let name = url.lastPathComponent
+            guard Array(components.prefix(folder.count)) == folder, depth == 1 || depth == 2, !BlobStore.isBlobName(name, in: url) else {
+                result.referenced.append(path)
+                continue
+            }
+            // Not followed when it is a link: the link itself is what lies in the folder.
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+                if !FileManager.default.fileExists(atPath: url.path), (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) == nil {
+                    result.missing.append(path)
+                } else {
+                    result.referenced.append(path)
+                }
+                continue
+            }
+            guard attributes[.type] as? FileAttributeType != .typeDirectory else {
+                result.referenced.append(path)
+                continue
+            }
+            let modified = attributes[.modificationDate] as? Date ?? .distantFuture
+            if modified >= cutoff || BlobStore.isTemporaryOfLiveProcess(name) {
+                result.tooRecent.append(path)
+                continue
+            }
+            guard unlink(url.path) == 0 else {
+                if errno == ENOENT {
+                    result.missing.append(path)
+                    continue
+                }
+                let reason = String(cString: strerror(errno))
+                throw StoreError(.io, path: self.path, message: "cannot remove \(path) from the blob folder: \(reason)",
+                                 hint: "check the permissions of \(url.deletingLastPathComponent().path)")
+            }
+            result.removed.append(path)
+            touchedFolders.insert(url.deletingLastPathComponent().path)
+        }
+        for folder in touchedFolders.sorted() { BlobStore.syncDirectory(folder) }
         return result
     }
 

@@ -47,8 +47,7 @@ extension SyncStore {
         do {
             return BlobStore.referencePrefix + (try blobs.write(data, durable: durable))
         } catch {
-            throw StoreError(.io, path: path, message: "cannot write the external value of \(entity).\(column): \(error.localizedDescription)",
-                             hint: "check free space and permissions of \(blobs.directory.path)")
+            throw StoreError.externalValue(error, path: path, entity: entity, attribute: column, folder: blobs.directory.path)
         }
     }
 }

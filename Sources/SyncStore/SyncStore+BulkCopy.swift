@@ -86,7 +86,8 @@ extension SyncStore {
                 let writer = ImportWriter(db: db, store: self, now: Date())
                 try writer.beginHistory(author: author)
                 guard let runs = writer.runs else { return }
-                let before = try Int64.fetchOne(db, sql: "SELECT MAX(_rowid) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+                let before = try StoreError.number(after: try Int64.fetchOne(db, sql: "SELECT MAX(_rowid) FROM \(table.quotedDatabaseIdentifier)"),
+                                                   "the largest row id of \(table)", path: path) - 1
                 let base = runs.reserveRunIDs(1 << Int64(layout.toOnes.count))
                 let statement = try db.makeStatement(sql: insertSQL(copy, layout: layout, plan: plan, table: table, runBase: base, created: writer.now))
                 try statement.execute(arguments: StatementArguments(copy.arguments))
@@ -103,9 +104,13 @@ extension SyncStore {
                         WHERE _rowid > ? GROUP BY _insert_run
                         """, arguments: [before])
                 for row in spans where copied > 0 {
-                    let id: Int64 = row["run"]
+                    func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+                        try row.required(column, table: table, row: "the rows copied from \(copy.sourceTable)", store: path)
+                    }
+                    let id: Int64 = try value("run")
                     let properties = Self.copiedProperties(plan: plan, layout: layout, toOneBits: id - base)
-                    runs.add(records: row["n"], from: row["first"], through: row["last"], toRun: runs.adoptRun(id: id, entity: copy.entity, properties: properties))
+                    runs.add(records: try value("n"), from: try value("first"), through: try value("last"),
+                             toRun: runs.adoptRun(id: id, entity: copy.entity, properties: properties))
                 }
                 try writer.finishHistory()
                 try recordBatch(rejections: [], migration: migration, checkpoint: checkpoint, in: db)

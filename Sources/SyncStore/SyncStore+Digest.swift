@@ -124,7 +124,7 @@ extension SyncStore {
             let cursor = try Row.fetchCursor(db, sql: sql)
             while let row = try cursor.next() {
                 if case .join = storage { links += 1 }
-                hasher.update("\(Self.field(row[0] as String)) \(Self.field(row[1] as String))\n")
+                hasher.update("\(Self.field(row[0] as DatabaseValue)) \(Self.field(row[1] as DatabaseValue))\n")
             }
         }
         return links
@@ -132,6 +132,13 @@ extension SyncStore {
 
     /// A text field with its length, so that no two different sequences of fields read alike.
     static func field(_ text: String) -> String { "\(text.utf8.count):\(text)" }
+
+    /// ``field(_:)`` of a text value; anything else (NULL or another kind, in a store written around
+    /// storekeep) is written so that it reads like no text.
+    static func field(_ value: DatabaseValue) -> String {
+        if let text = value.storage.value as? String { return field(text) }
+        return "?\(value)"
+    }
 
     /// The canonical text of one stored value.
     static func encode(_ value: DatabaseValue, type: AttributeType) -> String {

@@ -30,7 +30,7 @@ extension SyncStore {
                 let stored = try makeRecord(from: row)
                 var toOneOrder: [String: Int64] = [:]
                 for relationship in plan.toOne {
-                    if let column = relationship.order, let order: Int64 = row[column] { toOneOrder[relationship.name] = order }
+                    if let column = relationship.order, let order = row.stored(column, as: Int64.self) { toOneOrder[relationship.name] = order }
                 }
                 var toMany: [String: [GlobalID]] = [:]
                 for name in plan.joinedToMany.sorted() {
@@ -39,7 +39,7 @@ extension SyncStore {
                 }
                 let record = ImportRecord(entity: entity, globalID: stored.globalID, values: AttributeValues(stored.values), toOne: stored.toOne,
                                           toOneOrder: toOneOrder, toMany: toMany, seed: stored.seed)
-                return ExportedRecord(rowID: row["_rowid"], record: record)
+                return ExportedRecord(rowID: try row.required("_rowid", table: table, row: "record \(stored.globalID)", store: path), record: record)
             }
         }
     }

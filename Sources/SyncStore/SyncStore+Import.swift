@@ -18,8 +18,8 @@ extension SyncStore {
             }
             next = index + 1
             let type = plan.columns[index].type
-            if ValueCoder.normalized(value, type: type) == nil {
-                return "\(record.entity).\(name) is of type \(type.rawValue) and cannot hold a \(value.kindName) value"
+            if let reason = ValueCoder.refusal(of: value, type: type) {
+                return "\(record.entity).\(name) is of type \(type.rawValue) and cannot hold \(reason)"
             }
         }
         for name in record.toOne.keys where !plan.toOne.contains(where: { $0.name == name }) {
@@ -80,6 +80,15 @@ extension SyncStore {
                 try recordBatch(rejections: rejections, migration: migration, checkpoint: checkpoint, in: db)
             }
         } catch let error as DatabaseError {
+            // On a full disk the batch's blob files, written meanwhile, may be what filled it: when
+            // their writing failed too, that is the more precise message.
+            if error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR, let files {
+                do {
+                    _ = try files.references()
+                } catch let blobError {
+                    throw blobError
+                }
+            }
             throw StoreError.wrapping(error, path: path, action: "write a batch")
         }
     }
@@ -145,11 +154,15 @@ extension SyncStore {
         try read("read the migration history") { db in
             guard try db.tableExists("sk_migration") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT * FROM sk_migration ORDER BY id").map { row in
-                MigrationRecord(
-                    id: row["id"], key: row["key"], version: row["version"], description: row["description"],
-                    source: row["source"], checksum: row["checksum"], started: Date(timeIntervalSince1970: row["started"]),
-                    finished: (row["finished"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    rows: row["rows"], rejected: row["rejected"], success: (row["success"] as Int?).map { $0 != 0 })
+                let id: Int64 = try row.required("id", table: "sk_migration", row: "a migration run", store: path)
+                func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+                    try row.required(column, table: "sk_migration", row: "migration run \(id)", store: path)
+                }
+                return MigrationRecord(
+                    id: id, key: try value("key"), version: try value("version"), description: try value("description"),
+                    source: try value("source"), checksum: try value("checksum"), started: Date(timeIntervalSince1970: try value("started")),
+                    finished: row.stored("finished", as: Double.self).map(Date.init(timeIntervalSince1970:)),
+                    rows: try value("rows"), rejected: try value("rejected"), success: row.stored("success", as: Int64.self).map { $0 != 0 })
             }
         }
     }
@@ -160,7 +173,10 @@ extension SyncStore {
         try read("read the files of a migration") { db in
             guard try db.tableExists("sk_migration_file") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT path, checksum FROM sk_migration_file WHERE migration = ? ORDER BY path",
-                                    arguments: [migration]).map { MigrationFile(path: $0["path"], checksum: $0["checksum"]) }
+                                    arguments: [migration]).map { row in
+                MigrationFile(path: try row.required("path", table: "sk_migration_file", row: "a file of migration run \(migration)", store: path),
+                              checksum: try row.required("checksum", table: "sk_migration_file", row: "a file of migration run \(migration)", store: path))
+            }
         }
     }
 
@@ -170,8 +186,19 @@ extension SyncStore {
             guard try db.tableExists("sk_checkpoint") else { return [:] }
             var result: [String: MigrationCheckpoint] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_checkpoint WHERE migration = ?", arguments: [migration]) {
-                let checkpoint = MigrationCheckpoint(stream: row["stream"], position: row["position"], rows: row["rows"], rejected: row["rejected"],
-                                                     digest: RecordDigestSum(hex: row["digest"]) ?? RecordDigestSum())
+                let stream: String = try row.required("stream", table: "sk_checkpoint", row: "a checkpoint of migration run \(migration)", store: path)
+                func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+                    try row.required(column, table: "sk_checkpoint", row: "the checkpoint of stream \(stream) of migration run \(migration)", store: path)
+                }
+                let checkpoint = MigrationCheckpoint(stream: stream, position: try value("position"), rows: try value("rows"), rejected: try value("rejected"),
+                                                     digest: RecordDigestSum(hex: row.stored("digest", as: String.self) ?? "") ?? RecordDigestSum())
+                // A resumed run counts on from these: out of range, they were written around storekeep.
+                let limit = Int64.max / 4
+                guard (-1..<limit).contains(checkpoint.position), (0..<Int(limit)).contains(checkpoint.rows), (0..<Int(limit)).contains(checkpoint.rejected) else {
+                    throw StoreError(.damaged, path: path,
+                                     message: "sk_checkpoint: the checkpoint of stream \(stream) of migration run \(migration) holds position \(checkpoint.position), \(checkpoint.rows) rows, \(checkpoint.rejected) rejected, which no run writes",
+                                     hint: "the store was written around storekeep; migrate into a new target")
+                }
                 result[checkpoint.stream] = checkpoint
             }
             return result
@@ -182,8 +209,11 @@ extension SyncStore {
     public func rejections(migration: Int64) throws -> [MigrationRejection] {
         try read("read rejected records") { db in
             guard try db.tableExists("sk_rejected") else { return [] }
-            return try Row.fetchAll(db, sql: "SELECT * FROM sk_rejected WHERE migration = ? ORDER BY id", arguments: [migration]).map {
-                MigrationRejection(stream: $0["stream"], position: $0["position"], entity: $0["entity"], reason: $0["reason"])
+            return try Row.fetchAll(db, sql: "SELECT * FROM sk_rejected WHERE migration = ? ORDER BY id", arguments: [migration]).map { row in
+                func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+                    try row.required(column, table: "sk_rejected", row: "a rejected record of migration run \(migration)", store: path)
+                }
+                return MigrationRejection(stream: try value("stream"), position: try value("position"), entity: try value("entity"), reason: try value("reason"))
             }
         }
     }

@@ -54,7 +54,9 @@ extension SyncStore {
                 SELECT _gid, COUNT(*) AS n, MIN(_entity) AS entity FROM \(table.quotedDatabaseIdentifier)
                 GROUP BY _gid HAVING n > 1 LIMIT \(5 - found.count)
                 """)
-            found += rows.map { "\($0["_gid"] as String) (\($0["n"] as Int) records of \($0["entity"] as String))" }
+            found += rows.map { row in
+                "\(row.stored("_gid", as: String.self) ?? "NULL") (\(row.stored("n", as: Int.self) ?? 0) records of \(row.stored("entity", as: String.self) ?? "?"))"
+            }
         }
         return found.isEmpty ? nil : found.joined(separator: ", ")
     }

@@ -23,10 +23,17 @@ extension SyncStore {
         let decoder = JSONDecoder()
         var byTable: [String: [(id: Int64, entity: String, properties: [String], first: Int64, last: Int64)]] = [:]
         for run in runs {
-            let entity: String = run["entity"]
+            func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+                try run.required(column, table: "sk_insert_run", row: "an insert run of transaction \(tx)", store: path)
+            }
+            let entity: String = try value("entity")
             guard let table = layout.tableOfEntity[entity] else { continue }
-            let properties = try decoder.decode([String].self, from: Data((run["properties"] as String).utf8))
-            byTable[table, default: []].append((run["id"], entity, properties, run["first_rowid"], run["last_rowid"]))
+            let text: String = try value("properties")
+            guard let properties = try? decoder.decode([String].self, from: Data(text.utf8)) else {
+                throw StoreError(.damaged, path: path, message: "sk_insert_run, transaction \(tx): the properties of an insert run are not the JSON storekeep writes",
+                                 hint: "the store was written around storekeep; restore it from a backup")
+            }
+            byTable[table, default: []].append((try value("id"), entity, properties, try value("first_rowid"), try value("last_rowid")))
         }
         var changes: [HistoryChange] = []
         for (table, tableRuns) in byTable.sorted(by: { $0.key < $1.key }) {
@@ -37,8 +44,9 @@ extension SyncStore {
                 WHERE _rowid BETWEEN ? AND ? AND _insert_run IN (\(ids)) ORDER BY _rowid
                 """, arguments: [tableRuns.map(\.first).min() ?? 0, tableRuns.map(\.last).max() ?? 0])
             while let row = try rows.next() {
-                guard let (entity, properties) = facts[row[1]] else { continue }
-                changes.append(HistoryChange(entity: entity, globalID: GlobalID(row[0]), kind: .insert, properties: properties))
+                guard let run = row.stored(at: 1, as: Int64.self), let (entity, properties) = facts[run] else { continue }
+                let gid: String = try row.required("_gid", table: table, row: "a record of insert run \(run)", store: path)
+                changes.append(HistoryChange(entity: entity, globalID: GlobalID(gid), kind: .insert, properties: properties))
             }
         }
         return changes

@@ -36,7 +36,8 @@ extension SyncStore {
             var result: [AttributeValue: GlobalID] = [:]
             let sql = "SELECT \(column.quotedDatabaseIdentifier), _gid FROM \(table.quotedDatabaseIdentifier) WHERE _entity IN (\(marks)) ORDER BY _gid DESC"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(names)) {
-                result[ValueCoder.attributeValue(row[0], for: description.type)] = GlobalID(row[1])
+                guard let gid = row.stored(at: 1, as: String.self) else { continue }
+                result[ValueCoder.attributeValue(row[0], for: description.type)] = GlobalID(gid)
             }
             return result
         }

@@ -17,23 +17,31 @@ extension SyncStore {
     ///
     /// Repair never deletes such a record (article 1: a seed record the user edited is the user's).
     public func userModifiedRecords(among ids: [GlobalID]) throws -> Set<GlobalID> {
-        try database.read { db in
+        guard !layout.entityTables.isEmpty else { return [] }
+        return try read("read the history of records") { db in
             var modified = Set<GlobalID>()
             let changes = try db.cachedStatement(sql: """
                 SELECT c.kind, c.properties, t.author FROM sk_change c JOIN sk_transaction t ON t.id = c.tx WHERE c.gid = ?
                 """)
+            let facts = try db.cachedStatement(sql: rowFactsSQL)
+            var attributesOf: [String: Set<String>] = [:]
             for id in ids {
-                guard let (entity, updated, bulkInserted) = try rowFacts(of: id, in: db) else { continue }
-                let attributes = Set(model.attributes(of: entity).map(\.name))
-                var inserted = bulkInserted
+                // Every value is read as optional: a store written around storekeep may hold NULL anywhere.
+                guard let row = try Row.fetchOne(facts, arguments: [id.rawValue]) else { continue }
+                let entity = row.stored(at: 0, as: String.self) ?? ""
+                let updated = row.stored(at: 1, as: Int64.self).map { $0 != 0 } ?? false
+                var inserted = row.stored(at: 2, as: Int64.self).map { $0 != 0 } ?? false
+                if attributesOf[entity] == nil { attributesOf[entity] = Set(model.attributes(of: entity).map(\.name)) }
+                let attributes = attributesOf[entity] ?? []
                 var attributeEdit = false
                 let rows = try Row.fetchCursor(changes, arguments: [id.rawValue])
-                while let row = try rows.next() {
-                    let kind: String = row[0]
+                while let change = try rows.next() {
+                    let kind = change.stored(at: 0, as: String.self)
                     if kind == ChangeKind.insert.rawValue { inserted = true }
-                    let author: String = row[2]
+                    // A change without an author is not storekeep's own: it may be the user's.
+                    let author = change.stored(at: 2, as: String.self) ?? ""
                     guard kind == ChangeKind.update.rawValue, !author.hasPrefix(Self.toolAuthorPrefix) else { continue }
-                    let text: String = row[1]
+                    let text = change.stored(at: 1, as: String.self) ?? "[]"
                     let names = (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
                     if names.contains(where: attributes.contains) { attributeEdit = true }
                 }
@@ -43,16 +51,13 @@ extension SyncStore {
         }
     }
 
-    /// The exact entity of `id`, whether its update time is set and whether a bulk import's insert
-    /// run holds its insert, or `nil` when there is no such record.
-    private func rowFacts(of id: GlobalID, in db: Database) throws -> (String, Bool, Bool)? {
-        let run = hasInsertRuns ? "_insert_run IN (SELECT id FROM sk_insert_run)" : "0"
-        for table in Set(layout.tableOfEntity.values).sorted() {
-            if let row = try Row.fetchOne(db, sql: "SELECT _entity, _updated IS NOT NULL, \(run) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?",
-                                          arguments: [id.rawValue]) {
-                return (row[0], row[1], row[2])
-            }
-        }
-        return nil
+    /// One statement over every entity table giving, for a global ID, the record's exact entity,
+    /// whether its update time is set, and whether a bulk import's insert run holds its insert
+    /// (`_insert_run` is NULL for a record saved one by one: `EXISTS` gives 0 then, never NULL).
+    private var rowFactsSQL: String {
+        let run = hasInsertRuns ? "EXISTS (SELECT 1 FROM sk_insert_run r WHERE r.id = _insert_run)" : "0"
+        return layout.entityTables.map { table in
+            "SELECT _entity, _updated IS NOT NULL, \(run) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?1"
+        }.joined(separator: " UNION ALL ") + " LIMIT 1"
     }
 }

@@ -40,16 +40,61 @@ extension SyncStore {
     }
 
     /// The number of live records of each entity, counted under their exact entity (every entity
-    /// of the model appears, abstract ones and empty ones with 0).
+    /// of the model appears, abstract ones and empty ones with 0; rows of a damaged store whose
+    /// `_entity` names no entity appear under that name, and rows whose `_entity` is not text are
+    /// left out: ``rowsOfNoEntity()`` lists them all).
     public func liveRecordCounts() throws -> [String: Int] {
         try read("count records") { db in
             var counts = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, 0) })
             for table in Set(layout.tableOfEntity.values).sorted() {
                 for row in try Row.fetchAll(db, sql: "SELECT _entity, COUNT(*) AS n FROM \(table.quotedDatabaseIdentifier) GROUP BY _entity") {
-                    counts[row["_entity"], default: 0] += row["n"] as Int
+                    // A row naming no entity still counts (under the name it holds, or "" for NULL).
+                    counts[row.stored("_entity", as: String.self) ?? "", default: 0] += row.stored("n", as: Int.self) ?? 0
                 }
             }
             return counts
+        }
+    }
+
+    /// The number of rows in the store's record tables, whatever they hold.
+    public func recordRowCount() throws -> Int {
+        try read("count records") { db in
+            try Set(layout.tableOfEntity.values).sorted().reduce(0) { total, table in
+                total + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0)
+            }
+        }
+    }
+
+    /// The rows of the record tables that are no record of an entity with records of its own:
+    /// their `_entity` is an abstract entity, one the model does not have, one kept in another
+    /// table, or not text at all (a damaged store). In table, then row-id order; each with why.
+    public func rowsOfNoEntity() throws -> [(table: String, rowID: Int64, reason: String)] {
+        try read("list rows of no entity") { db in
+            var found: [(table: String, rowID: Int64, reason: String)] = []
+            for table in Set(layout.tableOfEntity.values).sorted() {
+                let kept = model.entities.filter { !$0.isAbstract && layout.tableOfEntity[$0.name] == table }.map(\.name)
+                let marks = Array(repeating: "?", count: kept.count).joined(separator: ", ")
+                let sql = "SELECT _rowid, _entity FROM \(table.quotedDatabaseIdentifier) WHERE NOT coalesce(_entity IN (\(marks)), 0) ORDER BY _rowid"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(kept)) {
+                    let entity = row["_entity"] as DatabaseValue
+                    let rowID = (row["_rowid"] as DatabaseValue).storage
+                    guard case .int64(let id) = rowID else { continue }
+                    let reason: String
+                    if case .string(let name) = entity.storage {
+                        if let description = model.entity(named: name) {
+                            reason = description.isAbstract
+                                ? "\(table) row \(id) has _entity '\(name)', an abstract entity, which has no records of its own"
+                                : "\(table) row \(id) has _entity '\(name)', whose records are kept in \(layout.tableOfEntity[name] ?? "another table")"
+                        } else {
+                            reason = "\(table) row \(id) has _entity '\(name)', which names no entity of model \(model.name) \(model.versionName)"
+                        }
+                    } else {
+                        reason = "\(table) row \(id) has an _entity that is not text (\(entity)), so it names no entity"
+                    }
+                    found.append((table, id, reason))
+                }
+            }
+            return found
         }
     }
 
@@ -67,23 +112,36 @@ extension SyncStore {
     public func transactions(after afterID: Int64 = 0) throws -> [HistoryTransaction] {
         try read("read the history") { db in
             let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             var result: [HistoryTransaction] = []
             for row in try Row.fetchAll(db, sql: "SELECT * FROM sk_transaction WHERE id > ? ORDER BY id", arguments: [afterID]) {
-                let id: Int64 = row["id"]
+                let id: Int64 = try row.required("id", table: "sk_transaction", row: "a transaction", store: path)
+                func value<T: DatabaseValueConvertible>(_ column: String, of row: Row, in table: String) throws -> T {
+                    try row.required(column, table: table, row: "transaction \(id)", store: path)
+                }
                 // A bulk import's inserts are insert runs; anything else (and the insert of a bulk-imported
                 // record deleted since) is a change row.
                 var changes = try insertRunChanges(of: id, in: db)
                 for change in try Row.fetchAll(db, sql: "SELECT * FROM sk_change WHERE tx = ? ORDER BY id", arguments: [id]) {
-                    let properties = try decoder.decode([String].self, from: Data((change["properties"] as String).utf8))
-                    let tombstone = try (change["tombstone"] as String?).map {
-                        try decoder.decode([String: AttributeValue].self, from: Data($0.utf8))
+                    let text: String = try value("properties", of: change, in: "sk_change")
+                    let tombstoneText = change.stored("tombstone", as: String.self)
+                    let properties: [String]
+                    let tombstone: [String: AttributeValue]?
+                    do {
+                        properties = try decoder.decode([String].self, from: Data(text.utf8))
+                        tombstone = try tombstoneText.map { try decoder.decode([String: AttributeValue].self, from: Data($0.utf8)) }
+                    } catch {
+                        throw StoreError(.damaged, path: path, message: "sk_change, transaction \(id): a change's properties or tombstone is not the JSON storekeep writes",
+                                         hint: "the store was written around storekeep; restore it from a backup")
                     }
-                    changes.append(HistoryChange(entity: change["entity"], globalID: GlobalID(change["gid"]),
-                                                 kind: ChangeKind(rawValue: change["kind"]) ?? .update,
+                    let kind: String = try value("kind", of: change, in: "sk_change")
+                    changes.append(HistoryChange(entity: try value("entity", of: change, in: "sk_change"), globalID: GlobalID(try value("gid", of: change, in: "sk_change")),
+                                                 kind: ChangeKind(rawValue: kind) ?? .update,
                                                  properties: properties, tombstone: tombstone))
                 }
-                result.append(HistoryTransaction(id: id, peer: row["peer"], sequence: row["seq"], author: row["author"],
-                                                 timestamp: Date(timeIntervalSince1970: row["timestamp"]), changes: changes))
+                result.append(HistoryTransaction(id: id, peer: try value("peer", of: row, in: "sk_transaction"), sequence: try value("seq", of: row, in: "sk_transaction"),
+                                                 author: try value("author", of: row, in: "sk_transaction"),
+                                                 timestamp: Date(timeIntervalSince1970: try value("timestamp", of: row, in: "sk_transaction")), changes: changes))
             }
             return result
         }
@@ -98,15 +156,33 @@ extension SyncStore {
         }
     }
 
+    /// The record a row of an entity table holds.
+    ///
+    /// - Throws: ``StoreError`` `damaged` for a row without a usable global ID, entity or creation
+    ///   time, naming an entity the model does not have, or referring to an external value that is
+    ///   malformed or missing.
     func makeRecord(from row: Row) throws -> Record {
-        let entity: String = row["_entity"]
+        let gid = row.stored("_gid", as: String.self)
+        let table = "an entity table"
+        let entity: String = try row.required("_entity", table: table, row: "record \(gid ?? "without a global ID")", store: path)
+        guard let gid, model.entity(named: entity) != nil, layout.tableOfEntity[entity] != nil else {
+            throw StoreError(.damaged, path: path,
+                             message: "record \(gid ?? "without a global ID") names the entity '\(entity.prefix(80))', which is not an entity of model \(model.versionName)\(gid == nil ? ", or has no global ID" : "")",
+                             hint: "`storekeep check` reports it; restore the record from a backup")
+        }
+        let created: Double = try row.required("_created", table: layout.tableOfEntity[entity] ?? table, row: "record \(gid)", store: path)
         var values: [String: AttributeValue] = [:]
         for attribute in model.attributes(of: entity) where !attribute.isTransient {
             guard let column = layout.attributeColumns[entity]?[attribute.name] else { continue }
-            let stored: DatabaseValue = row[column] ?? .null
+            let stored = (row[column] as (any DatabaseValueConvertible)?)?.databaseValue ?? .null
             var value = ValueCoder.attributeValue(stored, for: attribute.type)
             if attribute.type.isBinary, case .string(let text) = value, text.hasPrefix(BlobStore.referencePrefix) {
-                let digest = String(text.dropFirst(BlobStore.referencePrefix.count))
+                // Only a well-formed digest names a file: a reference like `sha256:../x` must not read outside the blob folder.
+                guard let digest = BlobStore.digest(inReference: text) else {
+                    throw StoreError(.damaged, path: path,
+                                     message: "record \(gid): \(entity).\(attribute.name) holds '\(text.prefix(80))', which is not a sha256:<64 hex digits> reference",
+                                     hint: "`storekeep check` reports it (blob.badReference); restore the record from a backup")
+                }
                 do {
                     value = .binary(try blobs.read(digest: digest))
                 } catch {
@@ -119,12 +195,12 @@ extension SyncStore {
         }
         var toOne: [String: GlobalID] = [:]
         for (name, storage) in layout.relationships[entity] ?? [:] {
-            if case .column(_, let column, _) = storage, let target: String = row[column] { toOne[name] = GlobalID(target) }
+            if case .column(_, let column, _) = storage, let target = row.stored(column, as: String.self) { toOne[name] = GlobalID(target) }
         }
-        let seedSet: String? = row["_seed_set"]
-        return Record(entity: entity, globalID: GlobalID(row["_gid"]), values: values, toOne: toOne,
-                      createdAt: Date(timeIntervalSince1970: row["_created"]),
-                      updatedAt: (row["_updated"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                      seed: seedSet.map { SeedMark(set: $0, version: row["_seed_version"] ?? 0) })
+        let seedSet = row.stored("_seed_set", as: String.self)
+        return Record(entity: entity, globalID: GlobalID(gid), values: values, toOne: toOne,
+                      createdAt: Date(timeIntervalSince1970: created),
+                      updatedAt: row.stored("_updated", as: Double.self).map(Date.init(timeIntervalSince1970:)),
+                      seed: seedSet.map { SeedMark(set: $0, version: row.stored("_seed_version", as: Int.self) ?? 0) })
     }
 }

@@ -28,6 +28,8 @@ public final class SyncStore: Sendable {
     let layout: StoreLayout
     /// Per exact entity, what writing and digesting its records needs.
     let plans: [String: EntityPlan]
+    /// Per exact entity, the properties sync carries and their numbers.
+    let syncSchemas: [String: SyncEntitySchema]
     let database: DatabaseQueue
     let blobs: BlobStore
 
@@ -41,6 +43,9 @@ public final class SyncStore: Sendable {
         self.layout = layout
         self.plans = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
             EntityPlan(store: layout, model: model, entity: entity.name).map { (entity.name, $0) }
+        })
+        self.syncSchemas = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
+            SyncEntitySchema(entity: entity.name, layout: layout, model: model).map { (entity.name, $0) }
         })
         self.blobs = BlobStore(storePath: path)
     }
@@ -122,10 +127,19 @@ public final class SyncStore: Sendable {
                 try db.execute(sql: "INSERT INTO sk_peer (peer, is_local, first_seen) VALUES (?, 1, ?)",
                                arguments: [peer, now.timeIntervalSince1970])
             }
+            // Everything into the main file before it is renamed: closing checkpoints the WAL too,
+            // but says nothing when that fails (a full disk), and the file renamed without its WAL
+            // would be a damaged store that a rerun could not open.
+            _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             try queue.close()
+            if let size = (try? fileManager.attributesOfItem(atPath: temporary + "-wal"))?[.size] as? Int, size > 0 {
+                throw DatabaseError(resultCode: .SQLITE_FULL, message: "the write-ahead log could not be written back")
+            }
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? fileManager.removeItem(atPath: temporary + suffix) }
-            throw StoreError.wrapping(error, path: path, action: "create the store")
+            var failure = StoreError.wrapping(error, path: path, action: "create the store")
+            if failure.reason == .io { failure.reason = .cannotCreate }   // nothing was made: the output cannot be created
+            throw failure
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))

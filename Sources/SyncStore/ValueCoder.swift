@@ -16,26 +16,51 @@ enum ValueCoder {
     /// Checks that `value` fits `attribute` and returns the value to store (before blob handling).
     ///
     /// Requiredness and min/max are *not* enforced here (sync must be able to store anything;
-    /// `check` reports invalid records); only a value of the wrong kind is refused.
+    /// `check` reports invalid records); only a value that the type cannot hold exactly is refused
+    /// (``refusal(of:type:)`` says why).
     static func normalized(_ value: AttributeValue, for attribute: AttributeDescription) -> AttributeValue? {
         normalized(value, type: attribute.type)
     }
 
     /// ``normalized(_:for:)`` by the attribute's type alone (the hot paths keep types, not descriptions).
     static func normalized(_ value: AttributeValue, type: AttributeType) -> AttributeValue? {
+        guard let converted = converted(value, type: type), ValueFit.problem(converted, as: type) == nil else { return nil }
+        return converted
+    }
+
+    /// Why ``normalized(_:type:)`` refuses `value` for `type`, as a phrase naming the value
+    /// ("NaN (SQLite keeps no NaN: …)", "a string value"), or `nil` when it does not.
+    static func refusal(of value: AttributeValue, type: AttributeType) -> String? {
+        guard let converted = converted(value, type: type) else {
+            switch (type, value) {
+            case (.boolean, .integer(let number)): return "\(number) (a Boolean is 0 or 1)"
+            case (.double, .integer(let number)), (.float, .integer(let number)):
+                return "the integer \(number), which no Double holds exactly"
+            case (.decimal, .double(let number)): return "\(number), which is no decimal number"
+            case (.decimal, .string(let text)): return ValueFit.decimalProblem(text) ?? "a string value"
+            case (.uuid, .string(let text)): return "'\(ValueFit.preview(text))', which is not a UUID"
+            default: return "a \(value.kindName) value"
+            }
+        }
+        return ValueFit.problem(converted, as: type)
+    }
+
+    /// `value` as the kind of value `type` stores, when it is of that kind or converts to it
+    /// without loss; ``ValueFit`` then judges whether the type holds it.
+    private static func converted(_ value: AttributeValue, type: AttributeType) -> AttributeValue? {
         switch (type, value) {
         case (_, .null): return .null
         case (.integer16, .integer), (.integer32, .integer), (.integer64, .integer): return value
         case (.integer16, .boolean(let flag)), (.integer32, .boolean(let flag)), (.integer64, .boolean(let flag)):
             return .integer(flag ? 1 : 0)
         case (.boolean, .boolean): return value
-        case (.boolean, .integer(let number)): return .boolean(number != 0)
+        case (.boolean, .integer(let number)) where number == 0 || number == 1: return .boolean(number == 1)
         case (.double, .double), (.float, .double): return value
-        case (.double, .integer(let number)), (.float, .integer(let number)): return .double(Double(number))
+        case (.double, .integer(let number)), (.float, .integer(let number)): return ValueFit.exactDouble(number).map { .double($0) }
         case (.decimal, .decimal): return value
         case (.decimal, .integer(let number)): return .decimal(String(number))
-        case (.decimal, .double(let number)): return .decimal(String(number))
-        case (.decimal, .string(let text)) where Decimal(string: text) != nil: return .decimal(text)
+        case (.decimal, .double(let number)) where number.isFinite: return .decimal(String(number))
+        case (.decimal, .string(let text)): return .decimal(text)
         case (.string, .string), (.date, .date), (.uuid, .uuid), (.uri, .uri): return value
         case (.uri, .string(let text)): return .uri(text)
         case (.uuid, .string(let text)): return UUID(uuidString: text).map { .uuid($0) }
@@ -70,17 +95,21 @@ enum ValueCoder {
             return .null
         case .int64(let number):
             switch type {
-            case .boolean: return .boolean(number != 0)
-            case .double, .float: return .double(Double(number))
-            case .date: return .date(Date(timeIntervalSince1970: Double(number)))
+            // A Boolean is 0 or 1; anything else stays the integer (which a Boolean attribute refuses).
+            case .boolean: return number == 0 || number == 1 ? .boolean(number == 1) : .integer(number)
+            // An integer no Double holds exactly stays an integer (which these attributes refuse).
+            case .double, .float: return ValueFit.exactDouble(number).map { .double($0) } ?? .integer(number)
+            case .date: return ValueFit.exactDouble(number).map { .date(Date(timeIntervalSince1970: $0)) } ?? .integer(number)
             case .decimal: return .decimal(String(number))
             default: return .integer(number)
             }
         case .double(let number):
             switch type {
             case .date: return .date(Date(timeIntervalSince1970: number))
-            case .integer16, .integer32, .integer64: return .integer(Int64(number))
-            case .decimal: return .decimal(String(number))
+            // A whole number is the integer; anything else stays a double, which an integer
+            // attribute refuses (never truncated, and Int64(_:) would stop the process on 1e30).
+            case .integer16, .integer32, .integer64: return Int64(exactly: number).map { .integer($0) } ?? .double(number)
+            case .decimal: return number.isFinite ? .decimal(String(number)) : .double(number)
             default: return .double(number)
             }
         case .string(let text):
@@ -92,7 +121,9 @@ enum ValueCoder {
             }
         case .blob(let data):
             switch type {
-            case .string, .composite: return .string(String(decoding: data, as: UTF8.self))
+            // Text holding U+0000 is kept as its UTF-8 bytes; bytes that are not UTF-8 stay bytes
+            // (a string attribute refuses them) rather than being decoded with replacement characters.
+            case .string, .composite: return String(validating: data, as: UTF8.self).map { .string($0) } ?? .binary(data)
             default: return .binary(data)
             }
         }

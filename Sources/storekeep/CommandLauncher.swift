@@ -34,8 +34,8 @@ struct CommandLauncher {
         do {
             parsed = try root.parseAsRoot(arguments)
         } catch {
-            finish(with: error, json: jsonFlagInArguments || ResolvedSettings.jsonRequested(
-                options: nil, environment: environment))
+            let json = jsonFlagInArguments || ResolvedSettings.jsonRequested(options: nil, environment: environment)
+            finish(with: unknownCommand ?? error, json: json)
         }
 
         guard let command = parsed as? any StorekeepCommand else {
@@ -65,6 +65,15 @@ struct CommandLauncher {
             finish(with: error, json: settings.json)
         }
         exit(0)
+    }
+
+    /// The first argument, when it names no command (ArgumentParser would report whatever option
+    /// follows it instead, such as `--json`).
+    private var unknownCommand: CommandUsageError? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = root.configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        return CommandUsageError("unknown command '\(first)'", hint: "commands: \(names.joined(separator: ", ")); run 'storekeep help' for usage")
     }
 
     /// Whether `--json` appears before any `--` terminator; used when parsing itself failed.

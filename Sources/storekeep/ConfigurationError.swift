@@ -54,8 +54,10 @@ enum ConfigurationError: OperatorFacingError, Equatable {
             "known keys: " + SettingKey.configFileKeys.map(\.name).sorted().joined(separator: ", ")
         case .duplicateKey:
             "remove one of the two lines"
-        case .invalidValue:
-            nil
+        case .invalidValue(.environment(let variable), _, let expected):
+            "set \(variable) to \(expected), or unset it"
+        case .invalidValue(.configFile, _, let expected):
+            "give the key \(expected), or remove the line"
         case .conflict:
             "set only one of them"
         }

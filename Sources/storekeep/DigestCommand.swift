@@ -22,8 +22,7 @@ struct DigestCommand: StorekeepCommand {
         let digest = try opened.contentDigest()
         try context.output.emit(DigestReport(path: store, digest: digest)) {
             var table = TextTable(columns: [.init("entity"), .init("records", alignment: .right), .init("digest")])
-            for name in digest.entities.keys.sorted() {
-                let entity = digest.entities[name]!
+            for (name, entity) in digest.entities.sorted(by: { $0.key < $1.key }) {
                 table.append([name, String(entity.records), entity.digest])
             }
             return "\(digest.digest)  \(store)\n\n" + table.render()

@@ -25,7 +25,8 @@ struct InspectCommand: StorekeepCommand {
         switch kind {
         case .binaryPropertyList, .xmlPropertyList:
             let document = try PropertyListDocument.open(at: URL(fileURLWithPath: source))
-            let shape = try document.shape()
+            // Every value is checked on the way: a file a migration would refuse is refused here too.
+            let shape = try document.shape(checkingEveryValue: true)
             let report = PropertyListInspection(path: source, kind: "propertyList",
                                                 format: document.format == .binary ? "binary" : "xml", bytes: document.fileSize, root: shape)
             try context.output.emit(report) { PropertyListShapeText.render(report) }

@@ -83,7 +83,8 @@ struct MigrateCommand: StorekeepCommand {
         switch kind {
         case .binaryPropertyList, .xmlPropertyList:
             guard let mapping else {
-                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); a property list needs --mapping FILE (see docs/mapping.md)")
+                throw CommandUsageError("\(source) is \(kind.description); a property list needs --mapping FILE",
+                                        hint: "write a mapping for it (docs/mapping.md), starting from `storekeep inspect \(source)`")
             }
             migrationSource = try PropertyListMappingSource(plist: source, mapping: MappingFileReader.read(path: mapping), model: model)
         case .coreDataStore:
@@ -98,10 +99,12 @@ struct MigrateCommand: StorekeepCommand {
             }
         case .storekeepStore:
             guard let model else {
-                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); migrating it needs --model BUNDLE (the .xcdatamodeld holding its version and the target version; see docs/steps.md)")
+                throw CommandUsageError("\(source) is \(kind.description); migrating it needs --model BUNDLE",
+                                        hint: "give the .xcdatamodeld holding its version and the target version (docs/steps.md)")
             }
             guard mapping == nil else {
-                throw CommandExit(status: 64, message: "storekeep: error: \(source) is \(kind.description); --mapping is for property lists (a store's steps are inferred or read from step files, see docs/steps.md)")
+                throw CommandUsageError("\(source) is \(kind.description); --mapping is for property lists",
+                                        hint: "leave --mapping out: a store's steps are inferred or read from step files (docs/steps.md)")
             }
             if let modelVersion, let targetVersion, modelVersion != targetVersion {
                 throw CommandExit(status: 64, message: "storekeep: error: for a storekeep store --model-version names the target version; --target-version names another (\(targetVersion)): give one of them")

@@ -18,18 +18,23 @@ enum RepairText {
         }
         if let backup = report.backup { lines.append("backup: \(backup)") }
         if report.applied && !plan.fixes.isEmpty {
-            lines.append("applied as one history transaction by storekeep.repair")
+            let count = plan.fixes.count
+            let all = report.fixesApplied == count ? (count == 1 ? "the fix" : count == 2 ? "both fixes" : "all \(count) fixes")
+                : "\(report.fixesApplied) of \(count) fixes"
+            let saved = plan.fixes.contains { ![.removeOrphanedFile, .takeOverStaleLock].contains($0.action) }
+                ? " (the database changes as one history transaction by storekeep.repair)" : ""
+            lines.append("applied \(all)\(saved)")
         }
-        for note in report.skipped { lines.append("skipped: \(note)") }
+        for note in report.skipped { lines.append("not done: \(note)") }
         for file in report.recentFilesKept {
-            lines.append("kept: blob \(file) changed less than 15 minutes ago; a writer may be about to use it (the next repair removes it if it is still orphaned)")
+            lines.append("kept: \(file) changed within the grace period; a writer may be about to use it (a later repair removes it if it is still orphaned)")
         }
         if !plan.leftovers.isEmpty {
             lines.append("")
             lines.append("left for you (\(plan.leftovers.count)):")
             for leftover in plan.leftovers {
                 let who = ([leftover.entity].compactMap { $0 } + leftover.globalIDs.prefix(3)).joined(separator: " ")
-                lines.append("  \(leftover.code.rawValue) \(who): \(leftover.reason)")
+                lines.append("  \(leftover.code.rawValue)\(who.isEmpty ? "" : " \(who)"): \(leftover.reason)")
                 lines.append("    hint: \(leftover.hint)")
             }
         }

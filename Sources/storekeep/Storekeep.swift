@@ -33,6 +33,8 @@ struct Storekeep: ParsableCommand {
             MigrateCommand.self,
             CheckCommand.self,
             RepairCommand.self,
+            SyncCommand.self,
+            ApplyCommand.self,
             VersionCommand.self,
         ]
     )

@@ -39,6 +39,11 @@ struct TextTable: Sendable {
     var showsHeader: Bool
     /// The space between columns.
     var separator = "  "
+    /// The most characters a cell shows: a longer one is cut and ends with "…", so that one huge
+    /// value (a key or name read from a file) cannot widen every row of the table with it.
+    var maxCellWidth = TextTable.defaultMaxCellWidth
+    /// ``maxCellWidth`` unless a table sets its own: wide enough for every sentence storekeep writes.
+    static let defaultMaxCellWidth = 1_000
 
     /// Creates a table.
     init(columns: [Column], rows: [[String]] = [], showsHeader: Bool = true) {
@@ -52,9 +57,15 @@ struct TextTable: Sendable {
         rows.append(row)
     }
 
+    /// Whether ``render()`` cuts at least one cell to ``maxCellWidth``.
+    var cutsCells: Bool {
+        rows.contains { row in row.prefix(columns.count).contains { Self.exceeds($0, maxCellWidth) } }
+    }
+
     /// The table as lines joined by newlines, without trailing spaces.
     func render() -> String {
-        let cells = rows.map { row in columns.indices.map { $0 < row.count ? row[$0] : "" } }
+        let limit = max(maxCellWidth, 2)
+        let cells = rows.map { row in columns.indices.map { $0 < row.count ? Self.cut(row[$0], to: limit) : "" } }
         var lines: [[String]] = []
         if showsHeader {
             lines.append(columns.map(\.title))
@@ -72,6 +83,16 @@ struct TextTable: Sendable {
             .trimmingTrailingSpaces()
         }
         .joined(separator: "\n")
+    }
+
+    /// `text`, or its first `limit - 1` characters and "…" when it has more than `limit`.
+    private static func cut(_ text: String, to limit: Int) -> String {
+        exceeds(text, limit) ? text.prefix(limit - 1) + "…" : text
+    }
+
+    /// Whether `text` has more than `limit` characters (without counting all of a huge one).
+    private static func exceeds(_ text: String, _ limit: Int) -> Bool {
+        text.utf8.count > limit && text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex).map { $0 < text.endIndex } == true
     }
 
     /// `text` padded with spaces to `width` characters.

@@ -22,15 +22,22 @@ import Testing
     @Test func eachStorageClassDecodesAsTheGeneralDecoder() throws {
         let decoder = StoredValueDecoder(externalFolders: [])
         let types: [AttributeType] = [.boolean, .date, .double, .float, .decimal, .integer16, .integer32, .integer64, .string, .uri, .uuid, .binary, .transformable]
+        /// The value, or the reason it is refused: both paths must agree on either.
+        func outcome(_ body: () throws(StoredValueDecoder.Failure) -> AttributeValue) -> String {
+            do { return "\(try body())" } catch { return "\(error)" }
+        }
         for type in types {
-            for integer: Int64 in [0, 1, -3, 1 << 40] {
-                #expect(decoder.decode(integer: integer, type: type) == (try decoder.decode(integer.databaseValue, type: type, allowsExternalStorage: false)))
+            for integer: Int64 in [0, 1, -3, 1 << 40, 70_000, (1 << 53) + 1] {
+                #expect(outcome { () throws(StoredValueDecoder.Failure) in try decoder.decode(integer: integer, type: type) }
+                    == outcome { () throws(StoredValueDecoder.Failure) in try decoder.decode(integer.databaseValue, type: type, allowsExternalStorage: false) })
             }
-            for real in [0.0, 2.5, -1e300, 7.0] {
-                #expect(decoder.decode(real: real, type: type) == (try decoder.decode(real.databaseValue, type: type, allowsExternalStorage: false)))
+            for real in [0.0, 2.5, -1e300, 7.0, .infinity] {
+                #expect(outcome { () throws(StoredValueDecoder.Failure) in try decoder.decode(real: real, type: type) }
+                    == outcome { () throws(StoredValueDecoder.Failure) in try decoder.decode(real.databaseValue, type: type, allowsExternalStorage: false) })
             }
-            for text in ["", "x", "6F9619FF-8B86-D011-B42D-00C04FC964FF"] {
-                #expect(decoder.decode(text: text, type: type) == (try decoder.decode(text.databaseValue, type: type, allowsExternalStorage: false)))
+            for text in ["", "x", "6F9619FF-8B86-D011-B42D-00C04FC964FF", "12.5"] {
+                #expect(outcome { () throws(StoredValueDecoder.Failure) in try decoder.decode(text: Array(text.utf8), type: type) }
+                    == outcome { () throws(StoredValueDecoder.Failure) in try decoder.decode(text.databaseValue, type: type, allowsExternalStorage: false) })
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ObjectModel
 import StoreMaintenance
 import SyncStore
@@ -60,11 +61,35 @@ struct CheckHistoryTests {
         #expect(unknown.map(\.peer) == ["peer-B"])
         #expect(unknown.first?.severity == .warning)
         #expect(report.status == .warnings)
-        try shop.sql("INSERT INTO sk_peer (peer, is_local, first_seen) VALUES ('peer-B', 0, 0)")
+        try shop.sql("INSERT INTO sk_peer (peer, is_local, first_seen, last_seq) VALUES ('peer-B', 0, 0, 1)")
         #expect(shop.check().status == .ok)
         try shop.sql("UPDATE sk_peer SET is_local = 0 WHERE peer = 'peer-A'")
         report = shop.check()
         #expect(report.findings.map(\.code) == [.peerLocalMissing])
         #expect(report.status == .violations)
+    }
+
+    @Test("the sync counters: behind, ahead, a watermark off, an unexported transaction missing; repair realigns what it can")
+    func syncCounters() throws {
+        let shop = try CheckFixture()
+        #expect(shop.check().status == .ok)
+        let local = "peer-A"
+        try shop.sql("UPDATE sk_peer SET last_seq = 0 WHERE peer = '\(local)'")
+        try shop.sql("INSERT INTO sk_transaction (peer, seq, author, timestamp) VALUES ('peer-B', 1, 'b', 0), ('peer-B', 2, 'b', 0)")
+        try shop.sql("INSERT INTO sk_peer (peer, is_local, first_seen, last_seq) VALUES ('peer-B', 0, 0, 5)")
+        var report = shop.check()
+        #expect(report.findings.map(\.code).filter { $0.rawValue.hasPrefix("sync.") } == [.syncCounterBehind, .syncWatermarkMismatch])
+        let repair = try StoreRepairer(path: shop.path, options: RepairOptions(backup: false)).run()
+        #expect(repair.plan.fixes.filter { $0.action == .realignSyncCounters }.count == 1)
+        report = shop.check()
+        #expect(report.findings.filter { $0.code.rawValue.hasPrefix("sync.") }.isEmpty, "\(report.findings)")
+        let watermark = try DatabaseQueue(path: shop.path).read { try Int.fetchOne($0, sql: "SELECT last_seq FROM sk_peer WHERE peer = 'peer-B'") }
+        #expect(watermark == 2)
+
+        try shop.sql("UPDATE sk_peer SET exported_seq = 99 WHERE peer = '\(local)'")
+        #expect(shop.check().findings.map(\.code).contains(.syncExportedAhead))
+        try shop.sql("UPDATE sk_peer SET exported_seq = 0, last_seq = last_seq + 3 WHERE peer = '\(local)'")
+        let missing = shop.check().findings.first { $0.code == .syncUnexportedMissing }
+        #expect(missing?.count == 3)
     }
 }

@@ -39,10 +39,10 @@ struct CoreDataCopyTests {
         (101, "ZI64 = 'twelve'", false),                             // text in an integer column: rejected
         (202, "ZI16 = 3.0", true),                                   // INTEGER affinity stores 3
         (303, "ZI64 = 2.5", false),                                  // rejected
-        (404, "ZFLAG = 0.5", true),
+        (404, "ZFLAG = 0.5", false),                                 // a Boolean is 0 or 1: rejected
         (505, "ZBORN = -86400", true),                               // an integer date before 2001
         (606, "ZNAME = 'Zoë 🦜'", true),
-        (707, "ZNAME = CAST(X'41FF42' AS TEXT)", false),             // not UTF-8: repaired one by one
+        (707, "ZNAME = CAST(X'41FF42' AS TEXT)", false),             // not UTF-8: rejected, never repaired
         (808, "ZNAME = CAST(X'410042' AS TEXT)", false),             // U+0000: kept as a BLOB
         (909, "ZNAME = X'5A6F65'", false),                           // UTF-8 in a BLOB
         (1010, "ZPRICE = 7", true),
@@ -52,8 +52,8 @@ struct CoreDataCopyTests {
         (1414, "ZPHOTO = zeroblob(0)", true),
         (1515, "ZRAW = 'abc'", false),                                // text in a binary column
         (1616, "ZKEEPER = 0", true),
-        (1717, "Z3_KEEPER = NULL", true),
-        (1818, "Z3_KEEPER = 99", true),                               // an entity number the store does not have
+        (1717, "Z3_KEEPER = NULL", false),                            // a target of no entity: rejected
+        (1818, "Z3_KEEPER = 99", false),                              // an entity number the store does not have: rejected
         (1919, "ZKEEPER = 'five'", false),
         (2021, "Z_FOK_KEEPER = 1.5", false),                          // an order that is not an integer
         (2125, "Z_FOK_KEEPER = 1.5", true),                           // the same without a target: never read

@@ -58,6 +58,10 @@ final class ArraySource: MigrationSource {
     }
 
     var kindDescription: String { "test arrays" }
+    /// Each stream's items: what a complete run must have read.
+    func tallies() throws -> [SourceTally] {
+        streams.compactMap { $0 as? Stream }.map { SourceTally(part: "array \($0.name)", count: $0.items.count, streams: [$0.name]) }
+    }
     var location: String { "memory" }
     var targetModel: ManagedModel { Self.model }
     var modelNote: String? { nil }

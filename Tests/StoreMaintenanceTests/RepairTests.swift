@@ -69,9 +69,13 @@ import SyncStore
         try seedCategory("C-3", version: 1)
         try store.save(author: "app") { try $0.update(GlobalID("C-3"), values: ["color": .string("teal")]) }
         let report = try repair()
-        #expect(report.plan.fixes.first { $0.action == .mergeDuplicates }?.keeper == "C-3")
-        #expect(try store.globalIDs(of: "Category") == [GlobalID("C-3")])
+        // The keeper is the newest version whatever was edited (every peer keeps the same one); the
+        // edited record stays beside it, and only the untouched one goes.
+        #expect(report.plan.fixes.first { $0.action == .mergeDuplicates }?.keeper == "C-1")
+        #expect(report.plan.fixes.first { $0.action == .mergeDuplicates }?.removed == ["C-2"])
+        #expect(try store.globalIDs(of: "Category") == [GlobalID("C-1"), GlobalID("C-3")])
         #expect(try store.record(GlobalID("C-3"))?.values["color"] == .string("teal"))
+        #expect(report.plan.leftovers.first?.globalIDs == ["C-1", "C-3"])
     }
 
     @Test func twoEditedSeedsAreBothKeptAndReported() throws {
@@ -80,9 +84,10 @@ import SyncStore
             try store.save(author: "app") { try $0.update(GlobalID(id), values: ["color": .string(id)]) }
         }
         let report = try repair()
-        #expect(Set(try store.globalIDs(of: "Category")) == [GlobalID("C-2"), GlobalID("C-3")])
+        // C-1 is kept (same version, smallest ID); the edited C-2 and C-3 stay beside it.
+        #expect(Set(try store.globalIDs(of: "Category")) == [GlobalID("C-1"), GlobalID("C-2"), GlobalID("C-3")])
         #expect(report.plan.leftovers.map(\.code) == [.seedDuplicate])
-        #expect(report.plan.leftovers.first?.globalIDs == ["C-2", "C-3"])
+        #expect(report.plan.leftovers.first?.globalIDs == ["C-1", "C-2", "C-3"])
     }
 
     @Test func duplicateSingletonsKeepTheEarliestWithTheLinksOfAll() throws {
@@ -157,8 +162,10 @@ import SyncStore
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -300)], ofItemAtPath: orphan.path)
         #expect(codes().contains(.blobOrphaned))
 
+        // Planned as left (a dry run says the same), not as a removal the run then does not make.
         let young = try repair()
-        #expect(young.recentFilesKept == [SHA256.hexDigest(of: bytes)])
+        #expect(young.plan.fixes.isEmpty && young.fixesApplied == 0)
+        #expect(young.plan.leftovers.map(\.file) == [orphan.path])
         #expect(FileManager.default.fileExists(atPath: orphan.path))
 
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: orphan.path)
@@ -216,5 +223,21 @@ import SyncStore
         #expect(report.plan.ignored == 1)
         #expect(try store.record(noTitle) != nil)
         #expect(try store.globalIDs(of: "Category").count == 1)
+    }
+
+    @Test func aReferenceToARowNamingNoEntityIsEmptiedWithoutStoppingTheRepair() throws {
+        let target = try item("target")
+        let note = try store.save(author: "app") { tx in
+            let note = try tx.insert("Note", values: ["text": .string("n")])
+            try tx.setToOne("item", of: note, to: target)
+            return note
+        }
+        try raw("UPDATE e_Item SET _entity = 'Bogus' WHERE _gid = ?", [target.rawValue])
+        #expect(codes().contains(.relationshipWrongTargetEntity))
+        let report = try repair()
+        #expect(report.plan.fixes.contains { $0.action == .nullifyReference && $0.globalIDs == [note.rawValue] })
+        #expect(report.fixesApplied == report.plan.fixes.count)
+        #expect(try store.record(note)?.toOne["item"] == nil)
+        #expect(report.plan.leftovers.map(\.code) == [.recordUnknownEntity])
     }
 }

@@ -151,4 +151,5 @@ final class InterruptingSource: MigrationSource {
     var checksum: String { wrapped.checksum }
     var streams: [any MigrationStream] { wrapped.streams.map { Stream(wrapped: $0, budget: budget) } }
     func validate() throws { try wrapped.validate() }
+    func tallies() throws -> [SourceTally] { try wrapped.tallies() }
 }

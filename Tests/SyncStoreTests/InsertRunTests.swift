@@ -110,7 +110,7 @@ import Testing
         #expect(try readOnly.userModifiedRecords(among: [old]).isEmpty)
 
         let upgraded = try SyncStore.open(at: path)
-        #expect(upgraded.metadata.formatVersion == 3)
+        #expect(upgraded.metadata.formatVersion == SyncStore.newestFormat)
         let run = try upgraded.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
         let tag = ImportRecord(entity: "Tag", globalID: GlobalID("new"), values: ["name": .string("new")])
         try upgraded.importBatch([tag], author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))

@@ -17,7 +17,7 @@ struct InitInfoCommandTests {
         ])
         #expect(result.status == 0, "\(result)")
         let document = try result.jsonObject()
-        #expect(document["formatVersion"] as? Int == 3)
+        #expect(document["formatVersion"] as? Int == 4)
         #expect(document["contentName"] as? String == "SpeechTimer")
         #expect(document["peerID"] as? String == "mac-1")
         let model = try #require(document["model"] as? [String: Any])

@@ -43,6 +43,10 @@ public struct CoreDataEntityStorage: Sendable {
     public var number: Int64
     /// The root table its rows live in.
     public var table: String
+    /// The SQL condition its rows in ``table`` meet, as ``CoreDataStoreReader/forEachRecord(entity:afterPrimaryKey:batchSize:_:)``
+    /// reads them: `Z_ENT = <number>`, and `Z_PK` an integer when the table does not make it one.
+    /// Add `Z_PK > <after>` (at least 0) to read them in order.
+    public var rowCondition: String
     /// Its stored attributes as ``CoreDataStoreReader/forEachRecord(entity:afterPrimaryKey:batchSize:_:)``
     /// reads them (attributes of undefined or composite type, and derived ones, are not read).
     public var attributes: [Attribute]
@@ -57,7 +61,7 @@ extension CoreDataStoreReader {
     public func storage(of entity: String) -> CoreDataEntityStorage? {
         guard let mapping = mapping.entities[entity] else { return nil }
         return CoreDataEntityStorage(
-            entity: entity, number: mapping.number, table: mapping.table,
+            entity: entity, number: mapping.number, table: mapping.table, rowCondition: rowCondition(of: entity),
             attributes: mapping.attributes.map {
                 .init(name: $0.name, type: $0.type, column: $0.column, allowsExternalStorage: $0.allowsExternalStorage)
             },

@@ -31,6 +31,11 @@ public struct CoreDataRecord: Hashable, Sendable {
     /// For each to-one relationship whose inverse is an ordered to-many: this record's position in
     /// that inverse (Core Data's `Z_FOK_` value; only the order of the values matters).
     public var toOneOrder: [String: Int64] = [:]
+    /// Why the row cannot be carried exactly, naming the column and the value (a to-one key that
+    /// is text or a fraction, a number its attribute's type cannot hold, text that is not UTF-8,
+    /// …); `nil` for a record whose every value was read exactly. A migration rejects such a
+    /// record rather than carry it changed.
+    public var problem: String?
 
     /// Creates a record.
     public init(

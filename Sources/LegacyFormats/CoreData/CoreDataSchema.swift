@@ -21,6 +21,8 @@ struct CoreDataSchema: Sendable {
     struct Column: Sendable, Equatable {
         var name: String
         var declaredType: String
+        /// Its position in the table's primary key (0 when it is not part of it).
+        var primaryKeyPosition: Int64 = 0
     }
 
     /// Rows of `Z_PRIMARYKEY` that name entities with a table (history and CloudKit bookkeeping
@@ -40,48 +42,61 @@ struct CoreDataSchema: Sendable {
     var indexNames: Set<String>
     /// `Z_MODELCACHE.Z_CONTENT`, when the table exists and holds one.
     var modelCache: Data?
+    /// The tables declared `WITHOUT ROWID`.
+    var withoutRowIDTables: Set<String> = []
 
     /// Reads the schema; throws a message (no path) when the file is not a Core Data store.
     static func read(_ db: Database) throws -> CoreDataSchema {
         var columns: [String: [Column]] = [:]
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         for table in tables {
-            let rows = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table])
-            columns[table] = rows.map { Column(name: ($0["name"] as String?) ?? "", declaredType: (($0["type"] as String?) ?? "").uppercased()) }
+            let rows = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [table])
+            columns[table] = rows.map {
+                Column(name: ($0["name"] as String?) ?? "", declaredType: (($0["type"] as String?) ?? "").uppercased(),
+                       primaryKeyPosition: ($0["pk"] as Int64?) ?? 0)
+            }
         }
+        let withoutRowID = Set(try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            guard let name = row[0] as String?, let sql = row[1] as String? else { return nil }
+            return sql.uppercased().replacingOccurrences(of: " ", with: "").contains("WITHOUTROWID") ? name : nil
+        })
         guard columns["Z_PRIMARYKEY"] != nil, columns["Z_METADATA"] != nil else {
             throw SchemaProblem.notCoreData
         }
         let indexNames = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
         var entityRows: [EntityRow] = []
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
-            guard let number = row[0] as Int64?, let name = row[1] as String? else { continue }
-            entityRows.append(EntityRow(number: number, name: name, superNumber: (row[2] as Int64?) ?? 0))
+            guard let number = row.stored(at: 0, as: Int64.self), let name = row.stored(at: 1, as: String.self) else { continue }
+            entityRows.append(EntityRow(number: number, name: name, superNumber: row.stored(at: 2, as: Int64.self) ?? 0))
         }
         guard let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA LIMIT 1") else {
             throw SchemaProblem.noMetadata
         }
         var metadata: [String: Any] = [:]
-        // A raw value first: GRDB stops the process on a value it cannot convert (an integer Z_PLIST).
-        if let plist = Data.fromDatabaseValue(metadataRow[2] as DatabaseValue),
+        if let plist = metadataRow.stored(at: 2, as: Data.self),
             let decoded = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any] {
             metadata = decoded
         }
         var modelCache: Data?
         if columns["Z_MODELCACHE"] != nil {
-            modelCache = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+            modelCache = try Row.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")?.stored(at: 0, as: Data.self)
         }
         var schema = CoreDataSchema(
-            entityRows: entityRows, storeVersion: (metadataRow[0] as Int64?) ?? 0,
-            storeUUID: (metadataRow[1] as String?) ?? "",
+            entityRows: entityRows, storeVersion: metadataRow.stored(at: 0, as: Int64.self) ?? 0,
+            storeUUID: metadataRow.stored(at: 1, as: String.self) ?? "",
             frameworkVersion: (metadata["NSPersistenceFrameworkVersion"] as? NSNumber)?.int64Value,
             hashedEntityNames: Set((metadata["NSStoreModelVersionHashes"] as? [String: Any])?.keys.map { $0 } ?? []),
             columns: columns, indexNames: indexNames,
-            modelCache: modelCache)
+            modelCache: modelCache, withoutRowIDTables: withoutRowID)
         for index in schema.entityRows.indices {
             schema.entityRows[index].table = schema.rootTable(ofEntity: schema.entityRows[index].number)
         }
-        schema.entityRows = schema.entityRows.filter { $0.number < 16000 && schema.columns[$0.table] != nil }
+        schema.entityRows = schema.entityRows.filter { $0.number < 16000 }
+        // An entity whose table is gone had rows no reader can see: the store is damaged, and
+        // dropping the entity from the model would lose them without a word.
+        if let lost = schema.entityRows.first(where: { schema.columns[$0.table] == nil }) {
+            throw SchemaProblem.missingTable(entity: lost.name, number: lost.number, table: lost.table)
+        }
         return schema
     }
 
@@ -89,6 +104,8 @@ struct CoreDataSchema: Sendable {
     enum SchemaProblem: Error {
         case notCoreData
         case noMetadata
+        /// `Z_PRIMARYKEY` names an entity whose table the file does not have.
+        case missingTable(entity: String, number: Int64, table: String)
     }
 
     /// The row numbered `number`.
@@ -134,6 +151,21 @@ struct CoreDataSchema: Sendable {
         if names.contains(base) { return base }
         let numbered = names.filter { $0.hasPrefix(base) && $0.count > base.count && $0.dropFirst(base.count).allSatisfy(\.isNumber) }
         return numbered.count == 1 ? numbered[0] : nil
+    }
+
+    /// Whether `table`'s `Z_PK` is its row id (declared `INTEGER PRIMARY KEY`, as Core Data
+    /// declares it), so that every `Z_PK` is an integer. Otherwise a row's `Z_PK` may be text or a
+    /// fraction, and readers add ``keyIsIntegerCondition``.
+    func primaryKeyIsRowID(of table: String) -> Bool {
+        guard let columns = columns[table], !withoutRowIDTables.contains(table) else { return false }
+        let keys = columns.filter { $0.primaryKeyPosition > 0 }
+        return keys.count == 1 && keys[0].name == "Z_PK" && keys[0].declaredType == "INTEGER"
+    }
+
+    /// The SQL condition a row of `table` meets when its `Z_PK` is an integer (`nil` when every
+    /// row's is: ``primaryKeyIsRowID(of:)``).
+    func keyIsIntegerCondition(of table: String) -> String? {
+        primaryKeyIsRowID(of: table) ? nil : "typeof(Z_PK) = 'integer'"
     }
 
     /// Whether `table` has a column named `column`.

@@ -30,11 +30,15 @@ extension CoreDataStoreReader {
             let finder = CoreDataVersionFinder(schema: schema, storeHashes: hashes, bundle: bundle, path: path)
             let match = try finder.find(override: versionOverride, preferred: preferredVersion)
             let resolved = try resolveModel(given: match.version, schema: schema, path: path)
+            try requireKeyColumns(schema: resolved.schema, path: path)
             let counts = try opened.read { db in try countEntities(schema: resolved.schema, db: db) }
+            let unread = try opened.read { db in
+                try countUnreadRows(schema: resolved.schema, mapping: resolved.mapping, model: resolved.model, db: db)
+            }
             let reader = CoreDataStoreReader(
                 path: path, model: resolved.model, modelSource: resolved.source, modelSentence: match.sentence,
-                notes: resolved.notes, entityCounts: counts, snapshot: snapshot, queue: opened, schema: resolved.schema,
-                mapping: resolved.mapping)
+                notes: resolved.notes, entityCounts: counts, unreadRowCounts: unread, snapshot: snapshot, queue: opened,
+                schema: resolved.schema, mapping: resolved.mapping)
             return (reader, match)
         } catch {
             try? queue?.close()

@@ -15,8 +15,7 @@ extension CoreDataStoreReader {
         do {
             try queue.read { db in try Self.forEachRow(in: db, sql: sql, arguments: arguments, body) }
         } catch let error as DatabaseError {
-            throw CoreDataStoreError(path: path, problem: "SQLite failed while reading rows: \(error.message ?? "\(error.resultCode)")",
-                                     failureKind: .ioFailure)
+            throw Self.readingError(error, path: path, what: "read rows")
         }
     }
 

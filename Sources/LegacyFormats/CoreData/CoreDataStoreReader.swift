@@ -40,6 +40,10 @@ public final class CoreDataStoreReader: Sendable {
     public let frameworkVersion: Int64?
     /// Rows of exactly each entity (`Z_ENT` equal to the entity's number), by entity name.
     public let entityCounts: [String: Int]
+    /// By entity table, how many of its rows no record stands for (a `Z_ENT` that names no
+    /// entity with records of its own there, a `Z_PK` that is not a positive integer; see
+    /// ``forEachUnreadRow(in:afterPlace:_:)``); tables without such rows are left out.
+    public let unreadRowCounts: [String: Int]
 
     let snapshot: StoreSnapshot
     let queue: DatabaseQueue
@@ -49,8 +53,8 @@ public final class CoreDataStoreReader: Sendable {
 
     init(
         path: String, model: ManagedModel, modelSource: ModelSource, modelSentence: String, notes: [String],
-        entityCounts: [String: Int], snapshot: StoreSnapshot, queue: DatabaseQueue, schema: CoreDataSchema,
-        mapping: StoreMapping
+        entityCounts: [String: Int], unreadRowCounts: [String: Int], snapshot: StoreSnapshot, queue: DatabaseQueue,
+        schema: CoreDataSchema, mapping: StoreMapping
     ) {
         self.path = path
         self.model = model
@@ -61,6 +65,7 @@ public final class CoreDataStoreReader: Sendable {
         self.storeVersion = schema.storeVersion
         self.frameworkVersion = schema.frameworkVersion
         self.entityCounts = entityCounts
+        self.unreadRowCounts = unreadRowCounts
         self.snapshot = snapshot
         self.queue = queue
         self.schema = schema
@@ -95,11 +100,15 @@ public final class CoreDataStoreReader: Sendable {
             queue = opened
             let schema = try opened.read { db in try CoreDataSchema.read(db) }
             let resolved = try resolveModel(given: given, schema: schema, path: path)
+            try requireKeyColumns(schema: resolved.schema, path: path)
             let counts = try opened.read { db in try countEntities(schema: resolved.schema, db: db) }
+            let unread = try opened.read { db in
+                try countUnreadRows(schema: resolved.schema, mapping: resolved.mapping, model: resolved.model, db: db)
+            }
             return CoreDataStoreReader(
                 path: path, model: resolved.model, modelSource: resolved.source, modelSentence: resolved.sentence,
-                notes: resolved.notes, entityCounts: counts, snapshot: snapshot, queue: opened, schema: resolved.schema,
-                mapping: resolved.mapping)
+                notes: resolved.notes, entityCounts: counts, unreadRowCounts: unread, snapshot: snapshot, queue: opened,
+                schema: resolved.schema, mapping: resolved.mapping)
         } catch {
             try? queue?.close()
             snapshot.remove()
@@ -134,6 +143,17 @@ public final class CoreDataStoreReader: Sendable {
             relationshipCount: relationshipCount, joinTableCount: mapping.joinTables.count, notes: notes)
     }
 
+    /// Every entity table has the `Z_PK` and `Z_ENT` columns rows are told apart by.
+    static func requireKeyColumns(schema: CoreDataSchema, path: String) throws(CoreDataStoreError) {
+        for table in Set(schema.entityRows.map(\.table)).sorted() {
+            for column in ["Z_PK", "Z_ENT"] where !schema.has(table, column: column) {
+                throw CoreDataStoreError(
+                    path: path, problem: "table \(table) has no \(column) column, which every Core Data entity table has",
+                    hint: "the store is damaged (or not written by Core Data); restore it from a backup")
+            }
+        }
+    }
+
     static func countEntities(schema: CoreDataSchema, db: Database) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for row in schema.entityRows { counts[row.name] = 0 }
@@ -149,8 +169,10 @@ public final class CoreDataStoreReader: Sendable {
                 continue
             }
             for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, COUNT(*) FROM \(table.quotedDatabaseIdentifier) GROUP BY Z_ENT") {
-                if let number = row[0] as Int64?, let entity = schema.entityRow(number) {
-                    counts[entity.name] = row[1] as Int
+                // As stored: a Z_ENT of text would stop the process through GRDB's Int64 conversion.
+                if case .int64(let number) = (row[0] as DatabaseValue).storage, let entity = schema.entityRow(number),
+                   case .int64(let count) = (row[1] as DatabaseValue).storage {
+                    counts[entity.name] = Int(count)
                 }
             }
         }
@@ -169,14 +191,14 @@ public final class CoreDataStoreReader: Sendable {
                 return CoreDataStoreError(
                     path: path, problem: "a Core Data store without a Z_METADATA row",
                     hint: "the store is damaged; restore it from a backup")
+            case .missingTable(let entity, let number, let table):
+                return CoreDataStoreError(
+                    path: path, problem: "Z_PRIMARYKEY names entity \(entity) (Z_ENT \(number)), but the store has no table \(table) for its rows",
+                    hint: "the store is damaged (a table was dropped); restore it from a backup")
             }
         }
         if let error = error as? DatabaseError {
-            let damaged = error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
-            return CoreDataStoreError(
-                path: path, problem: "SQLite cannot read it: \(error.message ?? "\(error.resultCode)")",
-                hint: damaged ? "the file is damaged; restore it from a backup" : nil,
-                failureKind: damaged ? .badInput : .ioFailure)
+            return readingError(error, path: path, what: "read it")
         }
         return CoreDataStoreError(path: path, problem: "cannot be read: \(error)", failureKind: .ioFailure)
     }

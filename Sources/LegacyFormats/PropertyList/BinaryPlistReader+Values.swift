@@ -53,9 +53,10 @@ extension BinaryPlistReader {
         node?.record(object.typeName, count: object.isContainer ? object.count : nil)
         let deeper = shapeDepth > 0 ? node : nil
         guard object.isContainer else {
-            // A string's or data's header already proved its bytes lie inside the file, and any bytes
-            // decode (UTF-16 with replacement characters): only numbers, dates and UIDs are read.
-            if check, object.kind != 0x4, object.kind != 0x5, object.kind != 0x6 { _ = try scalar(object) }
+            // A string's or data's header already proved its bytes lie inside the file, and any
+            // bytes of data or ASCII decode: numbers, dates, UIDs and UTF-16 strings (which may hold
+            // an unpaired surrogate) are read.
+            if check, object.kind != 0x4, object.kind != 0x5 { _ = try scalar(object) }
             return true
         }
         guard deeper != nil || check else { return false }
@@ -154,7 +155,11 @@ extension BinaryPlistReader {
         for index in stride(from: 0, to: bytes.count, by: 2) {
             units.append(UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
         }
-        return String(decoding: units, as: UTF16.self)
+        // A surrogate without its pair is no character: decoding it would put U+FFFD in its place.
+        guard let text = String(validating: units, as: UTF16.self) else {
+            throw .binary(path, offset: object.offset, "object #\(object.reference) is a UTF-16 string with a surrogate that has no pair (no text can hold it)")
+        }
+        return text
     }
 }
 

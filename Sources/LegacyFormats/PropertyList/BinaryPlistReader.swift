@@ -170,7 +170,8 @@ final class BinaryPlistReader {
             throw .binary(path, offset: key.offset, "a dictionary key (object #\(reference)) is a \(key.typeName), not a string")
         }
         let text = try string(key)
-        keyCache.keep(text, for: reference)
+        // A long key is not kept: a cache of a few hundred places must not hold megabytes.
+        if key.count <= ShapeAccumulator.longKeyBytes { keyCache.keep(text, for: reference) }
         return text
     }
 

@@ -65,6 +65,18 @@ public final class PropertyListDocument {
         }
     }
 
+    /// Whether there is a value at `path` (see ``value(atKeyPath:)``), found without building it:
+    /// reading up to it, however large it is.
+    public func hasValue(atKeyPath path: String) throws(PropertyListError) -> Bool {
+        switch reader {
+        case .binary(let binary):
+            return try binary.locate(Self.keys(path)) != nil
+        case .xml(let xml):
+            if path.isEmpty { return true }
+            return try xml.locate(Self.keys(path)) != nil
+        }
+    }
+
     /// The value at `path`, materialised; `nil` when a key on the way is absent (or a value on the
     /// way is not a dictionary). The key path is dictionary keys separated by dots (`"a.b"`); `""`
     /// is the root. Meant for small subtrees: the whole value is built in memory.
@@ -181,20 +193,24 @@ public final class PropertyListDocument {
 
     /// A summary of the whole tree (see ``PropertyListShape``), from one pass with bounded memory.
     /// Below `maxDepth` levels only types and counts are kept; a dictionary place with more than
-    /// `maxKeys` distinct keys is summarised like an array.
-    public func shape(maxDepth: Int = 32, maxKeys: Int = 256) throws(PropertyListError) -> PropertyListShape {
+    /// `maxKeys` distinct keys is summarised like an array. With `checkingEveryValue`, the same
+    /// pass also checks every value as ``validate()`` does, so that a damaged file is refused
+    /// (as a migration refuses it) rather than summarised up to its damage.
+    public func shape(maxDepth: Int = 32, maxKeys: Int = 256, checkingEveryValue: Bool = false) throws(PropertyListError) -> PropertyListShape {
         let root = ShapeAccumulator(maxKeys: max(1, maxKeys))
         switch reader {
         case .binary(let binary):
             var walk = binary.startWalk()
-            try binary.walk(binary.topObject, node: root, shapeDepth: maxDepth, check: false, walk: &walk)
+            try binary.walk(binary.topObject, node: root, shapeDepth: maxDepth, check: checkingEveryValue, walk: &walk)
         case .xml(let xml):
             let scanner = XMLPlistScanner(file: xml.file)
             let top = try xml.root(scanner)
-            try xml.walk(scanner, top.value, depth: 0, node: root, shapeDepth: maxDepth, checkLeaves: false)
+            try xml.walk(scanner, top.value, depth: 0, node: root, shapeDepth: maxDepth, checkLeaves: checkingEveryValue)
             try xml.finish(scanner, wrapped: top.wrapped)
         }
-        return root.shape(summary: false)
+        var shape = root.shape(summary: false)
+        shape.shortenedKeys = root.shortenedKeys > 0 ? root.shortenedKeys : nil
+        return shape
     }
 
     /// How many pages a binary document has read from the file so far (cache misses; 0 for

@@ -29,6 +29,10 @@ public struct PropertyListShape: Encodable, Sendable, Equatable {
     public var types: [String: Int]?
     /// In a summary, under a dictionary: how many of the summarised dictionaries have this key.
     public var present: Int?
+    /// On the root only: how many times a key longer than 256 bytes was met; each is shown (in
+    /// ``children``) as its first 48 characters, "…", its length in bytes and the start of its
+    /// SHA-256, so that a huge key is neither held in memory nor printed whole. `nil` when none was.
+    public var shortenedKeys: Int?
     private var elementStorage: [PropertyListShape]
 
     /// For an array (or a dictionary with too many keys): the summary of all its elements (values).
@@ -51,7 +55,7 @@ public struct PropertyListShape: Encodable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, count, children, element, types, present
+        case type, count, children, element, types, present, shortenedKeys
     }
 
     /// Encodes the node with the fields `type`, `count`, `children`, `element`, `types`, `present`,
@@ -62,6 +66,7 @@ public struct PropertyListShape: Encodable, Sendable, Equatable {
         try container.encodeIfPresent(count, forKey: .count)
         try container.encodeIfPresent(types, forKey: .types)
         try container.encodeIfPresent(present, forKey: .present)
+        try container.encodeIfPresent(shortenedKeys, forKey: .shortenedKeys)
         try container.encodeIfPresent(children, forKey: .children)
         try container.encodeIfPresent(element, forKey: .element)
     }

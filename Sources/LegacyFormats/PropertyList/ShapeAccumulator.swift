@@ -1,8 +1,16 @@
+import ObjectModel
+
 /// The mutable tree behind ``PropertyListShape`` while a file is walked: every node summarises the
 /// values seen at one place; merging two nodes is associative, so a dictionary place with too many
 /// distinct keys can fold its children into one element summary at any time, which keeps memory
-/// bounded by the variety of the file, not its size.
+/// bounded by the variety of the file, not its size. A key longer than ``longKeyBytes`` is kept
+/// only as its first characters, its length and a hash (``boundedKey(_:)``), so that a huge key
+/// is not held, nor printed, whole.
 final class ShapeAccumulator {
+    /// Keys longer than this many UTF-8 bytes are shortened.
+    static let longKeyBytes = 256
+    /// How many characters of a long key are kept.
+    static let keptCharacters = 48
     private var values = 0
     private var types: [String: Int] = [:]
     private var count = 0
@@ -11,10 +19,22 @@ final class ShapeAccumulator {
     private var foldedKeys = false
     private var element: ShapeAccumulator?
     private let maxKeys: Int
+    /// Shared by a root and every node under it.
+    private let tally: Tally
 
-    init(maxKeys: Int) {
-        self.maxKeys = maxKeys
+    /// What the nodes of one tree count together.
+    final class Tally {
+        /// How many times a key longer than ``ShapeAccumulator/longKeyBytes`` was met and shortened.
+        var shortenedKeys = 0
     }
+
+    init(maxKeys: Int, tally: Tally = Tally()) {
+        self.maxKeys = maxKeys
+        self.tally = tally
+    }
+
+    /// How many times a long key was shortened anywhere in this node's tree.
+    var shortenedKeys: Int { tally.shortenedKeys }
 
     /// Records one value of type `typeName` (and, for containers, its element count).
     func record(_ typeName: String, count: Int? = nil) {
@@ -30,13 +50,14 @@ final class ShapeAccumulator {
     /// once this place has seen more than `maxKeys` distinct keys).
     func child(_ key: String) -> ShapeAccumulator {
         if foldedKeys { return elementNode() }
+        let key = Self.boundedKey(key) { tally.shortenedKeys += 1 }
         var entries = children ?? [:]
         if let existing = entries[key] { return existing }
         if entries.count >= maxKeys {
             foldKeys()
             return elementNode()
         }
-        let node = ShapeAccumulator(maxKeys: maxKeys)
+        let node = ShapeAccumulator(maxKeys: maxKeys, tally: tally)
         entries[key] = node
         children = entries
         return node
@@ -45,7 +66,7 @@ final class ShapeAccumulator {
     /// The node summarising the elements of the arrays (and folded dictionaries) recorded here.
     func elementNode() -> ShapeAccumulator {
         if let element { return element }
-        let node = ShapeAccumulator(maxKeys: maxKeys)
+        let node = ShapeAccumulator(maxKeys: maxKeys, tally: tally)
         element = node
         return node
     }
@@ -61,6 +82,17 @@ final class ShapeAccumulator {
         if let otherChildren = other.children {
             for (key, node) in otherChildren { child(key).merge(node) }
         }
+    }
+
+    /// `key`, or for a key longer than ``longKeyBytes``: its first ``keptCharacters`` characters,
+    /// "…", its length and the start of its SHA-256, which tell long keys with a common start
+    /// apart (`shortened` is called then).
+    static func boundedKey(_ key: String, shortened: () -> Void = {}) -> String {
+        let bytes = key.utf8.count
+        guard bytes > longKeyBytes else { return key }
+        shortened()
+        let hash = SHA256.hexDigest(of: key).prefix(12)
+        return "\(key.prefix(keptCharacters))… (\(bytes) bytes, sha256 \(hash))"
     }
 
     private func foldKeys() {

@@ -151,7 +151,10 @@ extension XMLPlistScanner {
             for index in from..<(from + count) {
                 let byte = bytes[index]
                 guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
+                // A fraction of many digits (from a file, any length) must not overflow: refused instead.
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow, shifted <= Int.max - 9 else { return nil }
+                value = shifted + Int(byte - 0x30)
             }
             return value
         }
@@ -162,9 +165,12 @@ extension XMLPlistScanner {
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
-            guard bytes[19] == 0x2E, bytes.count > 21,
-                  let digits = number(20, bytes.count - 21) else { return nil }
-            fraction = Double(digits) / pow(10, Double(bytes.count - 21))
+            // Every digit is checked; the first 15 (beyond a Double's precision of a second's
+            // fraction) give the value, so that a long run of digits cannot overflow.
+            let count = bytes.count - 21
+            guard bytes[19] == 0x2E, count > 0, bytes[20..<(bytes.count - 1)].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let digits = number(20, min(count, 15)) else { return nil }
+            fraction = Double(digits) / pow(10, Double(min(count, 15)))
         }
         let days = daysSinceReferenceDate(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction

@@ -144,7 +144,7 @@ struct XMLPlistReader {
                     if keyTag.kind != .empty {
                         if deeper != nil || checkLeaves { key = try keyText(scanner) } else { _ = try scanner.readContent(of: .key, keep: false) }
                     }
-                    let value = try nextValue(scanner, after: deeper == nil ? "a <key>" : "the key '\(key)'")
+                    let value = try nextValue(scanner, after: deeper == nil ? "a <key>" : "the key '\(ShapeAccumulator.boundedKey(key))'")
                     try walk(scanner, value, depth: depth + 1, node: deeper?.child(key), shapeDepth: shapeDepth - 1, checkLeaves: checkLeaves)
                     count += 1
                 }

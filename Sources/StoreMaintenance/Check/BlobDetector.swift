@@ -32,7 +32,7 @@ enum BlobDetector {
                     WHERE _entity IN \(CheckSQL.list(context.family(of: entity.name))) AND typeof(\(c)) = 'text'
                     """)
                 while let row = try cursor.next() {
-                    let gid: String = row["_gid"] ?? "", exact: String = row["_entity"] ?? "", value: String = row["value"] ?? ""
+                    let gid: String = row.stored("_gid", as: String.self) ?? "", exact: String = row.stored("_entity", as: String.self) ?? "", value: String = row.stored("value", as: String.self) ?? ""
                     if let hash = digest(inReference: value) {
                         references[hash, default: []].append(Reference(globalID: gid, entity: exact, property: attribute.name))
                     } else {

@@ -78,6 +78,14 @@ public enum CheckCode: String, Codable, Sendable, CaseIterable, Comparable {
     case migrationFileChanged = "migration.fileChanged"
     /// A mapping or step file applied by a migration is no longer where it was.
     case migrationFileMissing = "migration.fileMissing"
+    /// The local peer's stored sequence counter is behind the sequence numbers its history holds.
+    case syncCounterBehind = "sync.counterBehind"
+    /// The store says it exported more of its own transactions than it has issued.
+    case syncExportedAhead = "sync.exportedAhead"
+    /// A watermark is ahead of, or behind, the transactions of that peer the history holds.
+    case syncWatermarkMismatch = "sync.watermarkMismatch"
+    /// Local transactions not yet exported are missing from the history.
+    case syncUnexportedMissing = "sync.unexportedMissing"
     /// The store's lock file was left by a process that no longer exists.
     case lockStale = "lock.stale"
     /// The store's lock file cannot be read.

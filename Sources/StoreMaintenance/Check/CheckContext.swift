@@ -37,7 +37,7 @@ final class CheckContext {
     /// The columns of `table`, or `nil` when there is no such table.
     func columns(ofTable table: String) throws -> Set<String>? {
         if let known = tableColumns[table] { return known }
-        let names = try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]).map { $0["name"] as String }
+        let names = try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]).compactMap { $0.stored("name", as: String.self) }
         let result: Set<String>? = names.isEmpty ? nil : Set(names)
         tableColumns[table] = result
         return result

@@ -15,6 +15,10 @@ public struct CheckOptions: Sendable {
     /// At most this many findings per code, entity and property per store; the rest are counted in
     /// ``StoreCheckReport/omitted``. `nil` lists every finding (what `repair` wants).
     public var findingLimit: Int?
+    /// Check the content only: records, relationships, duplicates, history and sync counters;
+    /// not SQLite's own check of the file, the blob files, the migrations or the lock (what the
+    /// fixes after a sync import need, without reading every page of a large store).
+    public var contentOnly = false
 
     /// Creates options.
     public init(depth: CheckDepth = .quick, model: ManagedModel? = nil, findingLimit: Int? = nil) {

@@ -26,8 +26,9 @@ enum DuplicateDetector {
 
     /// A group member from a row holding ``recordColumns``.
     static func record(from row: Row) -> FindingRecord {
-        FindingRecord(globalID: row["_gid"] ?? "", entity: row["_entity"] ?? "", created: row["_created"] ?? 0,
-                      updated: row["_updated"], seedSet: row["_seed_set"], seedVersion: row["_seed_version"])
+        FindingRecord(globalID: row.stored("_gid", as: String.self) ?? "", entity: row.stored("_entity", as: String.self) ?? "",
+                      created: row.stored("_created", as: Double.self) ?? 0, updated: row.stored("_updated", as: Double.self),
+                      seedSet: row.stored("_seed_set", as: String.self), seedVersion: row.stored("_seed_version", as: Int64.self))
     }
 
     private static func singletons(_ entity: String, table: String, _ context: CheckContext) throws {
@@ -66,7 +67,7 @@ enum DuplicateDetector {
             """
         var groups: [(values: [DatabaseValue], records: [FindingRecord])] = []
         for row in try Row.fetchAll(context.db, sql: sql) {
-            let values: [DatabaseValue] = columns.indices.map { row["k\($0)"] ?? .null }
+            let values: [DatabaseValue] = columns.indices.map { row.storedValue("k\($0)") }
             if groups.last?.values != values { groups.append((values, [])) }
             groups[groups.count - 1].records.append(record(from: row))
         }

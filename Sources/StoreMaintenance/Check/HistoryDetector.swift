@@ -42,9 +42,9 @@ enum HistoryDetector {
             """)
         var byPeer: [(peer: String, ranges: [SequenceRange])] = []
         for row in rows {
-            let peer: String = row["peer"] ?? ""
+            let peer: String = row.stored("peer", as: String.self) ?? ""
             if byPeer.last?.peer != peer { byPeer.append((peer, [])) }
-            byPeer[byPeer.count - 1].ranges.append(SequenceRange(first: row["first"] ?? 0, last: row["last"] ?? 0))
+            byPeer[byPeer.count - 1].ranges.append(SequenceRange(first: row.stored("first", as: Int64.self) ?? 0, last: row.stored("last", as: Int64.self) ?? 0))
         }
         for (peer, ranges) in byPeer {
             context.add(.historySequenceGap, property: peer) {
@@ -69,7 +69,7 @@ enum HistoryDetector {
             WHERE NOT EXISTS (SELECT 1 FROM sk_transaction t WHERE t.id = c.tx) GROUP BY c.tx ORDER BY c.tx
             """)
         for row in rows {
-            let tx: Int64 = row["tx"] ?? 0, count: Int = row["n"] ?? 0
+            let tx: Int64 = row.stored("tx", as: Int64.self) ?? 0, count: Int = row.stored("n", as: Int.self) ?? 0
             context.add(.historyOrphanChange) {
                 let gids = inRuns ? [] : (try? String.fetchAll(context.db, sql: "SELECT DISTINCT gid FROM sk_change WHERE tx = ? ORDER BY gid LIMIT 1000",
                                                                arguments: [tx])) ?? []
@@ -120,11 +120,11 @@ enum HistoryDetector {
             WHERE peer NOT IN (SELECT peer FROM sk_peer) GROUP BY peer ORDER BY peer
             """)
         for row in rows {
-            let peer: String = row["peer"] ?? "", count: Int = row["n"] ?? 0
+            let peer: String = row.stored("peer", as: String.self) ?? "", count: Int = row.stored("n", as: Int.self) ?? 0
             context.add(.historyUnknownPeer, property: peer) {
                 var finding = CheckFinding(
                     code: .historyUnknownPeer,
-                    message: "\(count) transaction\(count == 1 ? "" : "s") of peer \(peer) (up to sequence \(row["last"] as Int64? ?? 0)), which sk_peer does not list",
+                    message: "\(count) transaction\(count == 1 ? "" : "s") of peer \(peer) (up to sequence \(row.stored("last", as: Int64.self) ?? 0)), which sk_peer does not list",
                     hint: "the store does not know that peer; sync will register it. If it persists, report it with `storekeep info`")
                 finding.peer = peer
                 finding.count = count

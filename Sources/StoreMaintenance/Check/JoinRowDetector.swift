@@ -32,8 +32,8 @@ enum JoinRowDetector {
             """
         let cursor = try Row.fetchCursor(context.db, sql: sql)
         while let row = try cursor.next() {
-            let owner: String = row["owner"] ?? "", target: String = row["target"] ?? ""
-            let found: String? = row["found"]
+            let owner: String = row.stored("owner", as: String.self) ?? "", target: String = row.stored("target", as: String.self) ?? ""
+            let found = row.stored("found", as: String.self)
             let missing = column == "owner" ? owner : target
             let other = column == "owner" ? target : owner
             context.add(.relationshipDanglingJoinRow, entity: entity, property: relationship.name) {

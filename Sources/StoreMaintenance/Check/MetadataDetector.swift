@@ -24,7 +24,7 @@ enum MetadataDetector {
                 hint: coreData ? "migrate it first (`storekeep migrate`), then check the new store" : "give the path of a store made by storekeep"))
         }
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata") {
-            if let key = row["key"] as String?, let value = row["value"] as String? { context.metadata[key] = value }
+            if let key = row.stored("key", as: String.self), let value = row.stored("value", as: String.self) { context.metadata[key] = value }
         }
         if let text = context.metadata["formatVersion"], let format = Int(text), format > newestFormat {
             throw CheckAbort(failure: CheckFailure(

@@ -12,12 +12,12 @@ enum MigrationDetector {
         let running: Bool
         if case .held = lock { running = true } else { running = false }
         for row in try Row.fetchAll(db, sql: "SELECT id, version, description, source, started, finished, success FROM sk_migration ORDER BY id") {
-            let id: Int64 = row["id"] ?? 0
-            let label = "migration run \(id) (\(row["description"] as String? ?? ""), from \(row["source"] as String? ?? "?"))"
-            if row["finished"] as Double? == nil {
+            let id: Int64 = row.stored("id", as: Int64.self) ?? 0
+            let label = "migration run \(id) (\(row.stored("description", as: String.self) ?? ""), from \(row.stored("source", as: String.self) ?? "?"))"
+            if row.stored("finished", as: Double.self) == nil {
                 guard !running else { continue }
                 context.add(.migrationUnfinished) {
-                    let started = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: row["started"] ?? 0))
+                    let started = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: row.stored("started", as: Double.self) ?? 0))
                     var finding = CheckFinding(
                         code: .migrationUnfinished,
                         message: "\(label) started at \(started) and never finished: the store holds only part of the source",
@@ -25,7 +25,7 @@ enum MigrationDetector {
                     finding.migration = id
                     return finding
                 }
-            } else if row["success"] as Int? == 0 {
+            } else if row.stored("success", as: Int.self) == 0 {
                 context.add(.migrationFailed) {
                     var finding = CheckFinding(
                         code: .migrationFailed, message: "\(label) finished without success: its verification failed",
@@ -37,7 +37,7 @@ enum MigrationDetector {
         }
         guard try db.tableExists("sk_migration_file") else { return }
         for row in try Row.fetchAll(db, sql: "SELECT migration, path, checksum FROM sk_migration_file ORDER BY migration, path") {
-            let id: Int64 = row["migration"] ?? 0, path: String = row["path"] ?? "", expected: String = row["checksum"] ?? ""
+            let id: Int64 = row.stored("migration", as: Int64.self) ?? 0, path: String = row.stored("path", as: String.self) ?? "", expected: String = row.stored("checksum", as: String.self) ?? ""
             guard FileManager.default.fileExists(atPath: path) else {
                 context.add(.migrationFileMissing, property: path) {
                     var finding = CheckFinding(

@@ -27,12 +27,12 @@ enum RecordDetector {
             + rules.map { "(\($0.condition))" }.joined(separator: " OR ")
         let cursor = try Row.fetchCursor(context.db, sql: sql)
         while let row = try cursor.next() {
-            let gid: String = row["_gid"] ?? ""
-            let entity: String = row["_entity"] ?? ""
-            for (index, rule) in rules.enumerated() where (row["f\(index)"] as Int?) == 1 {
+            let gid: String = row.stored("_gid", as: String.self) ?? ""
+            let entity: String = row.stored("_entity", as: String.self) ?? ""
+            for (index, rule) in rules.enumerated() where (row.stored("f\(index)", as: Int.self)) == 1 {
                 let exact = rule.code == .recordUnknownEntity ? rule.entity : entity
                 context.add(rule.code, entity: exact, property: rule.property) {
-                    let value = rule.valueColumn == nil ? nil : CheckSQL.describe(row["v\(index)"] ?? .null)
+                    let value = rule.valueColumn == nil ? nil : CheckSQL.describe(row.storedValue("v\(index)"))
                     var finding = CheckFinding(code: rule.code, entity: exact, globalIDs: [gid],
                                                message: rule.message(exact, gid, value), hint: rule.hint)
                     finding.property = rule.property

@@ -40,7 +40,7 @@ enum RelationshipCountDetector {
         let policy = context.model?.facts(of: entity).invalidRecordPolicy ?? .keep
         let cursor = try Row.fetchCursor(context.db, sql: sql)
         while let row = try cursor.next() {
-            let gid: String = row["gid"] ?? "", exact: String = row["entity"] ?? "", count: Int = row["n"] ?? 0
+            let gid: String = row.stored("gid", as: String.self) ?? "", exact: String = row.stored("entity", as: String.self) ?? "", count: Int = row.stored("n", as: Int.self) ?? 0
             let code: CheckCode = count == 0 ? .recordRequiredRelationship : .recordRelationshipCount
             context.add(code, entity: exact, property: relationship.name) {
                 let bounds = "\(relationship.minCount)…\(relationship.maxCount > 0 ? String(relationship.maxCount) : "∞")"

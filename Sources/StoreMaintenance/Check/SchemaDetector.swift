@@ -26,9 +26,10 @@ enum SchemaDetector {
         }
         var stored: [String: [String: StoredColumn]] = [:]
         for row in try Row.fetchAll(context.db, sql: "SELECT entity, property, kind, table_name, column_name, order_column FROM sk_column") {
-            guard let kind = StoredColumn.Kind(rawValue: row["kind"] ?? "") else { continue }
-            let column = StoredColumn(entity: row["entity"] ?? "", property: row["property"] ?? "", kind: kind,
-                                      table: row["table_name"] ?? "", column: row["column_name"] ?? "", orderColumn: row["order_column"])
+            guard let kind = StoredColumn.Kind(rawValue: row.stored("kind", as: String.self) ?? "") else { continue }
+            let column = StoredColumn(entity: row.stored("entity", as: String.self) ?? "", property: row.stored("property", as: String.self) ?? "", kind: kind,
+                                      table: row.stored("table_name", as: String.self) ?? "", column: row.stored("column_name", as: String.self) ?? "",
+                                      orderColumn: row.stored("order_column", as: String.self))
             stored[column.entity, default: [:]][column.property] = column
         }
         for entity in model.entities {

@@ -125,7 +125,7 @@ public struct StoreChecker: Sendable {
             // on another thread, while the detectors below read the records on this one.
             let depth = options.depth
             let settings = configuration
-            integrity = BackgroundWork(name: "storekeep.integrity") {
+            integrity = options.contentOnly ? nil : BackgroundWork(name: "storekeep.integrity") {
                 let own = try DatabaseQueue(path: location, configuration: settings)
                 defer { try? own.close() }
                 return try own.read { db in try IntegrityDetector.lines(in: db, depth: depth) }
@@ -138,9 +138,12 @@ public struct StoreChecker: Sendable {
             try run(RelationshipCountDetector.check, "the to-many relationships", context)
             try run(DuplicateDetector.check, "singletons, seeds and uniqueness constraints", context)
             try run(HistoryDetector.check, "the history", context)
-            try run({ try BlobDetector.check($0, writerMayBeActive: !immutable) }, "the external binary values", context)
-            try run({ try MigrationDetector.check($0, lock: lock) }, "the migration history", context)
-            LockDetector.check(context, status: lock)
+            try run(SyncStateDetector.check, "the sync counters", context)
+            if !options.contentOnly {
+                try run({ try BlobDetector.check($0, writerMayBeActive: !immutable) }, "the external binary values", context)
+                try run({ try MigrationDetector.check($0, lock: lock) }, "the migration history", context)
+                LockDetector.check(context, status: lock)
+            }
             let lines = integrity.map { work in Result { try work.wait() } }
             integrity = nil
             if let lines { try run({ IntegrityDetector.report(try lines.get(), depth: depth, to: $0) }, "the integrity check", context) }
@@ -162,9 +165,10 @@ public struct StoreChecker: Sendable {
     }
 
     private func report(_ context: CheckContext, readMode: String, started: Date) -> StoreCheckReport {
-        StoreCheckReport(path: context.path, depth: options.depth, findings: context.collector.sortedFindings,
-                         omitted: context.collector.omitted, modelVersion: context.model?.versionName, readMode: readMode,
-                         seconds: Date().timeIntervalSince(started))
+        context.collector.sortForReport()
+        return StoreCheckReport(path: context.path, depth: options.depth, findings: context.collector.findings,
+                                omitted: context.collector.omitted, modelVersion: context.model?.versionName, readMode: readMode,
+                                seconds: Date().timeIntervalSince(started))
     }
 }
 

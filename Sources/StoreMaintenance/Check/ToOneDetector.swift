@@ -35,8 +35,8 @@ enum ToOneDetector {
             """
         let cursor = try Row.fetchCursor(context.db, sql: sql)
         while let row = try cursor.next() {
-            let gid: String = row["gid"] ?? "", exact: String = row["entity"] ?? "", target: String = row["target"] ?? ""
-            let targetEntity: String? = row["target_entity"]
+            let gid: String = row.stored("gid", as: String.self) ?? "", exact: String = row.stored("entity", as: String.self) ?? "", target: String = row.stored("target", as: String.self) ?? ""
+            let targetEntity = row.stored("target_entity", as: String.self)
             let code: CheckCode = targetEntity == nil ? .relationshipDanglingTarget : .relationshipWrongTargetEntity
             context.add(code, entity: exact, property: relationship.name) {
                 var finding = CheckFinding(
@@ -66,7 +66,7 @@ enum ToOneDetector {
             """
         var groups: [(target: String, records: [FindingRecord])] = []
         for row in try Row.fetchAll(context.db, sql: sql) {
-            let target: String = row["target"] ?? ""
+            let target: String = row.stored("target", as: String.self) ?? ""
             if groups.last?.target != target { groups.append((target, [])) }
             groups[groups.count - 1].records.append(DuplicateDetector.record(from: row))
         }
@@ -100,8 +100,8 @@ enum ToOneDetector {
             """
         let cursor = try Row.fetchCursor(context.db, sql: sql)
         while let row = try cursor.next() {
-            let gid: String = row["gid"] ?? "", exact: String = row["entity"] ?? "", target: String = row["target"] ?? ""
-            let pointsBack: String? = row["back"]
+            let gid: String = row.stored("gid", as: String.self) ?? "", exact: String = row.stored("entity", as: String.self) ?? "", target: String = row.stored("target", as: String.self) ?? ""
+            let pointsBack = row.stored("back", as: String.self)
             context.add(.relationshipInverseMismatch, entity: exact, property: relationship.name) {
                 var finding = CheckFinding(
                     code: .relationshipInverseMismatch, entity: exact, globalIDs: [gid],

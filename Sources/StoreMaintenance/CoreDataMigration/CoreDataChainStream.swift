@@ -23,6 +23,7 @@ struct CoreDataChainStream: MigrationStream {
     func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws {
         let joined = CoreDataEntityStream.joinedToManyNames(of: sourceEntity, in: model)
         try reader.forEachRecord(entity: sourceEntity, afterPrimaryKey: max(position, 0)) { record in
+            if let problem = record.problem { return try body(.rejected(position: record.primaryKey, reason: problem)) }
             let item: MigrationItem
             switch chain.transform(CoreDataEntityStream.importRecord(record, joined: joined), lookups: lookups) {
             case .record(let transformed)?: item = .record(position: record.primaryKey, transformed)

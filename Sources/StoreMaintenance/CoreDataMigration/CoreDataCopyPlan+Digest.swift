@@ -1,4 +1,5 @@
 import GRDBSQLite
+import ObjectModel
 import SyncStore
 
 extension CoreDataCopyPlan {
@@ -7,8 +8,10 @@ extension CoreDataCopyPlan {
     ///
     /// - Returns: the bytes of the row's text and binary values, or `nil` when a value is one the
     ///   copy does not carry as the record-by-record path would (a storage class Core Data does not
-    ///   write for the type, text that is not clean UTF-8, a binary value kept in a file or too
-    ///   large to stay inline): nothing is added to `sum` then, and the row must go record by record.
+    ///   write for the type, a number the type cannot hold exactly, text that is not clean UTF-8 or
+    ///   not a decimal number, a binary value kept in a file or too large to stay inline, a to-one
+    ///   target whose entity column names no entity of its destination): nothing is added to `sum`
+    ///   then, and the row must go record by record, where it is rejected or converted.
     func digest(row: OpaquePointer, into digester: BulkCopyDigester, sum: inout RecordDigestSum) -> Int? {
         digester.beginRecord(globalIDPrefix: globalIDPrefix, number: sqlite3_column_int64(row, 0))
         var bytes = 0
@@ -20,23 +23,40 @@ extension CoreDataCopyPlan {
                 continue
             }
             switch (decoding, kind) {
-            case (.integer, SQLITE_INTEGER):
-                digester.append(integer: sqlite3_column_int64(row, column))
+            case (.integer(let range), SQLITE_INTEGER):
+                let value = sqlite3_column_int64(row, column)
+                guard range.contains(value) else { return nil }
+                digester.append(integer: value)
             case (.boolean, SQLITE_INTEGER):
-                digester.append(boolean: sqlite3_column_int64(row, column) != 0)
+                let value = sqlite3_column_int64(row, column)
+                guard value == 0 || value == 1 else { return nil }
+                digester.append(boolean: value == 1)
             case (.boolean, SQLITE_FLOAT):
-                digester.append(boolean: sqlite3_column_double(row, column) != 0)
-            case (.double, SQLITE_INTEGER):
-                digester.append(double: Double(sqlite3_column_int64(row, column)))
-            case (.double, SQLITE_FLOAT):
-                digester.append(double: sqlite3_column_double(row, column))
+                let value = sqlite3_column_double(row, column)
+                guard value == 0 || value == 1 else { return nil }
+                digester.append(boolean: value == 1)
+            case (.double(let type), SQLITE_INTEGER):
+                guard let value = ValueFit.exactDouble(sqlite3_column_int64(row, column)), ValueFit.problem(.double(value), as: type) == nil else { return nil }
+                digester.append(double: value)
+            case (.double(let type), SQLITE_FLOAT):
+                let value = sqlite3_column_double(row, column)
+                guard ValueFit.problem(.double(value), as: type) == nil else { return nil }
+                digester.append(double: value)
             case (.date, SQLITE_INTEGER):
-                digester.append(dateSince1970: Double(sqlite3_column_int64(row, column)) + Self.referenceDateOffset)
+                guard let seconds = ValueFit.exactDouble(sqlite3_column_int64(row, column)) else { return nil }
+                digester.append(dateSince1970: seconds + Self.referenceDateOffset)
             case (.date, SQLITE_FLOAT):
-                digester.append(dateSince1970: sqlite3_column_double(row, column) + Self.referenceDateOffset)
-            case (.text, SQLITE_TEXT), (.decimal, SQLITE_TEXT):
+                let seconds = sqlite3_column_double(row, column)
+                guard seconds.isFinite else { return nil }
+                digester.append(dateSince1970: seconds + Self.referenceDateOffset)
+            case (.text, SQLITE_TEXT):
                 let text = Self.text(row, column)
                 guard BulkCopyDigester.isCleanText(text) else { return nil }
+                digester.append(text: text)
+                bytes += text.count
+            case (.decimal, SQLITE_TEXT):
+                let text = Self.text(row, column)
+                guard BulkCopyDigester.isCleanText(text), ValueFit.decimalProblem(String(decoding: text, as: UTF8.self)) == nil else { return nil }
                 digester.append(text: text)
                 bytes += text.count
             case (.decimal, SQLITE_INTEGER):
@@ -81,11 +101,11 @@ extension CoreDataCopyPlan {
             }
             var prefix = toOne.declaredPrefix
             if let entity = toOne.entity {
-                switch sqlite3_column_type(row, entity) {
-                case SQLITE_NULL: break
-                case SQLITE_INTEGER: prefix = prefixByNumber[sqlite3_column_int64(row, entity)] ?? prefix
-                default: return nil
-                }
+                // The target's entity must be the destination or one of its sub-entities; a NULL,
+                // unknown or other one is refused (the reader rejects such a record).
+                guard sqlite3_column_type(row, entity) == SQLITE_INTEGER,
+                      let named = toOne.prefixByNumber[sqlite3_column_int64(row, entity)] else { return nil }
+                prefix = named
             }
             // The order is not part of the digest: a value the copy would store differently is refused here.
             if let order = toOne.order, sqlite3_column_type(row, order) != SQLITE_NULL, sqlite3_column_type(row, order) != SQLITE_INTEGER {

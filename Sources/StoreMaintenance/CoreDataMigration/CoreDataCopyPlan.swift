@@ -21,9 +21,11 @@ struct CoreDataCopyPlan {
     /// Core Data dates count from 2001-01-01; the store's from 1970-01-01.
     static let referenceDateOffset = Date.timeIntervalBetween1970AndReferenceDate
 
-    /// How the reading side turns one raw attribute column into the stored value.
+    /// How the reading side turns one raw attribute column into the stored value. The integer
+    /// types carry their range and Double and Float their type, so that a value the type cannot
+    /// hold exactly is refused (and its record rejected record by record).
     enum Decoding {
-        case integer, boolean, double, date, text, decimal, uuid, binary, inlineBinary
+        case integer(ClosedRange<Int64>), boolean, double(AttributeType), date, text, decimal, uuid, binary, inlineBinary
     }
 
     /// One to-one relationship's raw columns, by position in ``readSQL``.
@@ -32,6 +34,9 @@ struct CoreDataCopyPlan {
         let entity: Int32?
         let order: Int32?
         let declaredPrefix: [UInt8]
+        /// With an entity column: the global-ID prefix of each `Z_ENT` it may hold (the
+        /// destination and its sub-entities); any other value is refused.
+        let prefixByNumber: [Int64: [UInt8]]
     }
 
     let entity: String
@@ -43,8 +48,6 @@ struct CoreDataCopyPlan {
     let decodings: [Decoding]
     let toOnes: [ToOneColumns]
     let globalIDPrefix: [UInt8]
-    /// Global-ID prefixes by `Z_ENT`, for targets of destinations with sub-entities.
-    let prefixByNumber: [Int64: [UInt8]]
 
     /// The plan for `entity`, or `nil` when its records must go record by record.
     init?(entity: String, reader: CoreDataStoreReader, store: SyncStore) {
@@ -56,7 +59,6 @@ struct CoreDataCopyPlan {
         self.entity = entity
         self.storage = storage
         globalIDPrefix = Array(reader.globalIDPrefix(of: entity).utf8)
-        prefixByNumber = Dictionary(uniqueKeysWithValues: reader.entityNumbers.map { ($0.value, Array(reader.globalIDPrefix(of: $0.key).utf8)) })
         var expressions = ["\(CheckSQL.literal(reader.globalIDPrefix(of: entity))) || Z_PK", "NULL", "NULL"]
         var raw: [String] = []
         var decodings: [Decoding] = []
@@ -89,8 +91,12 @@ struct CoreDataCopyPlan {
                     orders.append("NULL")
                 }
             }
-            toOnes.append(ToOneColumns(key: keyIndex, entity: entityIndex, order: orderIndex,
-                                       declaredPrefix: Array(reader.globalIDPrefix(of: column.destination).utf8)))
+            let destinations = [column.destination] + reader.model.descendants(of: column.destination).map(\.name)
+            let numbers = reader.entityNumbers
+            toOnes.append(ToOneColumns(
+                key: keyIndex, entity: entityIndex, order: orderIndex, declaredPrefix: Array(reader.globalIDPrefix(of: column.destination).utf8),
+                prefixByNumber: Dictionary(destinations.compactMap { name in numbers[name].map { ($0, Array(reader.globalIDPrefix(of: name).utf8)) } },
+                                           uniquingKeysWith: { first, _ in first })))
         }
         self.expressions = expressions + orders
         rawColumns = raw
@@ -103,14 +109,14 @@ struct CoreDataCopyPlan {
     var readSQL: String {
         """
         SELECT \((["Z_PK"] + rawColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(storage.table.quotedDatabaseIdentifier)
-        WHERE Z_ENT = \(storage.number) AND Z_PK > ? ORDER BY Z_PK LIMIT ?
+        WHERE \(storage.rowCondition) AND Z_PK > ? ORDER BY Z_PK LIMIT ?
         """
     }
 
     /// The copy of the rows with primary keys after `after` through `last`, `rows` of them.
     func copy(after: Int64, through last: Int64, rows: Int) -> BulkCopy {
         BulkCopy(entity: entity, sourceTable: storage.table, expressions: expressions,
-                 filter: "Z_ENT = \(storage.number) AND Z_PK > ? AND Z_PK <= ?", arguments: [after, last], rows: rows)
+                 filter: "\(storage.rowCondition) AND Z_PK > ? AND Z_PK <= ?", arguments: [after, last], rows: rows)
     }
 
     /// The target global ID's prefix: by the target's `Z_ENT` when the destination has sub-entities.
@@ -128,11 +134,11 @@ struct CoreDataCopyPlan {
         let column = attribute.column.quotedDatabaseIdentifier
         switch attribute.type {
         case .integer16, .integer32, .integer64:
-            return (column, .integer)
+            return (column, .integer(attribute.type.integerRange ?? Int64.min...Int64.max))
         case .boolean:
             return ("(\(column) != 0)", .boolean)
         case .double, .float:
-            return ("CAST(\(column) AS REAL)", .double)
+            return ("CAST(\(column) AS REAL)", .double(attribute.type))
         case .date:
             return ("(\(column) + \(referenceDateOffset))", .date)
         case .string, .uri:

@@ -79,7 +79,8 @@ public final class CoreDataMigrationSource: MigrationSource {
             for entity in reader.model.entities where !entity.isAbstract && (reader.entityCounts[entity.name] ?? 0) > 0 {
                 let joined = CoreDataEntityStream.joinedToManyNames(of: entity.name, in: reader.model)
                 try reader.forEachRecord(entity: entity.name, afterPrimaryKey: 0) { record in
-                    try body(CoreDataEntityStream.importRecord(record, joined: joined))
+                    // A record that cannot be read exactly is rejected: no other record reads through it.
+                    if record.problem == nil { try body(CoreDataEntityStream.importRecord(record, joined: joined)) }
                     return true
                 }
             }
@@ -121,17 +122,42 @@ public final class CoreDataMigrationSource: MigrationSource {
 
     /// One stream per entity that can have records of its own, in model order; through the steps,
     /// one per entity with records that the target version keeps, whose records are transformed
-    /// one by one unless they go through every step unchanged.
+    /// one by one unless they go through every step unchanged. Then, for each table holding rows
+    /// that no record stands for (``CoreDataStoreReader/unreadRowCounts``), a stream that rejects
+    /// each of them with its reason.
     public var streams: [any MigrationStream] {
         let model = reader.model
         let concrete = model.entities.filter { !$0.isAbstract }
+        let unread: [any MigrationStream] = reader.unreadRowCounts.keys.sorted().map { CoreDataUnreadRowStream(reader: reader, table: $0) }
         guard let chain, !chain.steps.isEmpty else {
-            return concrete.map { CoreDataEntityStream(reader: reader, entity: $0.name, model: model) }
+            return concrete.map { CoreDataEntityStream(reader: reader, entity: $0.name, model: model) } + unread
         }
-        return concrete.compactMap { entity -> (any MigrationStream)? in
+        let entities = concrete.compactMap { entity -> (any MigrationStream)? in
             guard (reader.entityCounts[entity.name] ?? 0) > 0, let target = chain.targetEntity(of: entity.name) else { return nil }
             if chain.passesUnchanged(entity.name) { return CoreDataEntityStream(reader: reader, entity: entity.name, model: model) }
             return CoreDataChainStream(reader: reader, chain: chain, lookups: lookups, sourceEntity: entity.name, entity: target, model: model)
+        }
+        return entities + unread
+    }
+
+    /// Per entity table, its rows (`COUNT(*)`, whatever they hold) less those of the entities the
+    /// target version removes (which are not carried over), and the streams that read them: those
+    /// of the entities kept there, and the one of its rows of no entity.
+    public func tallies() throws -> [SourceTally] {
+        let streams = self.streams
+        let removed = reader.model.entities.filter { entity in
+            guard !entity.isAbstract, let chain, !chain.steps.isEmpty else { return false }
+            return chain.targetEntity(of: entity.name) == nil
+        }
+        return try reader.entityTables.map { table in
+            let readers = streams.filter { stream in
+                if let unread = stream as? CoreDataUnreadRowStream { return unread.table == table }
+                let entity = (stream as? CoreDataChainStream)?.sourceEntity ?? stream.entity
+                return reader.storage(of: entity)?.table == table
+            }
+            let notCarried = try removed.filter { reader.storage(of: $0.name)?.table == table }
+                .reduce(0) { $0 + (try reader.recordRowCount(of: $1.name)) }
+            return SourceTally(part: "table \(table)", count: try reader.rowCount(of: table) - notCarried, streams: readers.map(\.name))
         }
     }
 }
@@ -199,7 +225,10 @@ struct CoreDataEntityStream: MigrationStream {
                 var handled = 0
                 var keepGoing = true
                 try forEach(after: after, store: store) { item in
-                    if case .record(let key, _) = item { after = key }
+                    switch item {
+                    case .record(let key, _), .rejected(let key, _): after = key
+                    case .copied(let key, _, _): after = key
+                    }
                     keepGoing = try body(item)
                     handled += 1
                     return keepGoing && handled < window
@@ -215,7 +244,8 @@ struct CoreDataEntityStream: MigrationStream {
         let joined = Self.joinedToManyNames(of: entity, in: model)
         guard (reader.entityCounts[entity] ?? 0) > 0 else { return }
         try reader.forEachRecord(entity: entity, afterPrimaryKey: max(position, 0)) { record in
-            try body(.record(position: record.primaryKey, Self.importRecord(record, joined: joined)))
+            if let problem = record.problem { return try body(.rejected(position: record.primaryKey, reason: problem)) }
+            return try body(.record(position: record.primaryKey, Self.importRecord(record, joined: joined)))
         }
     }
 

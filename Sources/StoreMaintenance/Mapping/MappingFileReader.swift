@@ -27,8 +27,8 @@ public enum MappingFileReader {
         }
         let reader = NodeReader(path: path)
         let top = try reader.mapping(root, allowed: ["mapping", "model", "modelVersion", "source", "entities"], what: "the mapping file")
-        let name = try reader.string(top["mapping"], required: true, what: "mapping (its name)", at: root)!
-        let model = try reader.string(top["model"], required: true, what: "model", at: root)!
+        let name = try reader.requiredString(top["mapping"], what: "mapping (its name)", at: root)
+        let model = try reader.requiredString(top["model"], what: "model", at: root)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let modelPath = model.hasPrefix("/") ? model : folder.appendingPathComponent(model).standardizedFileURL.path
         var checks: [String: String] = [:]
@@ -39,7 +39,7 @@ public enum MappingFileReader {
             }
             if let checkNode = source["check"] {
                 for (key, value) in try reader.pairs(checkNode, what: "source.check") {
-                    checks[key] = try reader.string(value, required: true, what: "source.check.\(key)", at: checkNode)!
+                    checks[key] = try reader.requiredString(value, what: "source.check.\(key)", at: checkNode)
                 }
             }
         }
@@ -50,6 +50,6 @@ public enum MappingFileReader {
         return MigrationMapping(
             path: path, checksum: SHA256.hexDigest(of: data), name: name, modelPath: modelPath,
             modelVersion: try reader.string(top["modelVersion"], required: false, what: "modelVersion", at: root),
-            checks: checks, entities: entities)
+            checks: checks, entities: entities, modelLine: top["model"]?.mark?.line, modelVersionLine: top["modelVersion"]?.mark?.line)
     }
 }

@@ -65,6 +65,8 @@ public struct MigrationMapping: Hashable, Sendable {
         public var relationships: [RelationshipRule]
         /// The mapping file line where the entity's block starts.
         public var line: Int
+        /// The mapping file line of `from:`, when known.
+        public var fromLine: Int? = nil
     }
 
     /// The mapping file.
@@ -81,4 +83,8 @@ public struct MigrationMapping: Hashable, Sendable {
     public var checks: [String: String]
     /// The entities, in the order they are migrated.
     public var entities: [EntityRule]
+    /// The mapping file line of `model:`, when known.
+    public var modelLine: Int? = nil
+    /// The mapping file line of `modelVersion:`, when known.
+    public var modelVersionLine: Int? = nil
 }

@@ -41,12 +41,20 @@ struct NodeReader {
         return scalar.string
     }
 
+    /// The text of a scalar `node` that must be present (``string(_:required:what:at:)`` with `required`).
+    func requiredString(_ node: Node?, what: String, at parent: Node) throws -> String {
+        guard let text = try string(node, required: true, what: what, at: parent) else {
+            throw MappingError(path: path, line: parent.mark?.line, problem: "\(what) is missing")
+        }
+        return text
+    }
+
     /// One entry of the `entities` list.
     func entity(_ node: Node) throws -> MigrationMapping.EntityRule {
         let line = node.mark?.line ?? 0
         let fields = try mapping(node, allowed: ["entity", "from", "id", "seed", "attributes", "relationships"], what: "an entity block")
-        let entity = try string(fields["entity"], required: true, what: "entity", at: node)!
-        let from = try string(fields["from"], required: true, what: "from (the source key path) of \(entity)", at: node)!
+        let entity = try requiredString(fields["entity"], what: "entity", at: node)
+        let from = try requiredString(fields["from"], what: "from (the source key path) of \(entity)", at: node)
         var identity = MigrationMapping.IdentityRule.position
         if let idNode = fields["id"] {
             switch idNode {
@@ -59,8 +67,8 @@ struct NodeReader {
         var seed: MigrationMapping.SeedRule?
         if let seedNode = fields["seed"] {
             let seedFields = try mapping(seedNode, allowed: ["set", "version", "when"], what: "seed of \(entity)")
-            let set = try string(seedFields["set"], required: true, what: "seed.set of \(entity)", at: seedNode)!
-            let versionText = try string(seedFields["version"], required: true, what: "seed.version of \(entity)", at: seedNode)!
+            let set = try requiredString(seedFields["set"], what: "seed.set of \(entity)", at: seedNode)
+            let versionText = try requiredString(seedFields["version"], what: "seed.version of \(entity)", at: seedNode)
             guard let version = Int(versionText) else {
                 throw MappingError(path: path, line: seedFields["version"]?.mark?.line, problem: "seed.version of \(entity) must be a whole number")
             }
@@ -69,7 +77,7 @@ struct NodeReader {
         var attributes: [MigrationMapping.AttributeRule] = []
         if let attributeNode = fields["attributes"] {
             for (attribute, value) in try pairs(attributeNode, what: "attributes of \(entity)") {
-                let key = try string(value, required: true, what: "the source key of \(entity).\(attribute)", at: attributeNode)!
+                let key = try requiredString(value, what: "the source key of \(entity).\(attribute)", at: attributeNode)
                 attributes.append(.init(attribute: attribute, key: key, line: value.mark?.line ?? line))
             }
         }
@@ -79,13 +87,13 @@ struct NodeReader {
                 let rule = try mapping(value, allowed: ["entity", "match", "key"], what: "relationship \(entity).\(name)")
                 relationships.append(.init(
                     relationship: name,
-                    entity: try string(rule["entity"], required: true, what: "\(entity).\(name).entity", at: value)!,
-                    match: try string(rule["match"], required: true, what: "\(entity).\(name).match", at: value)!,
-                    key: try string(rule["key"], required: true, what: "\(entity).\(name).key", at: value)!,
+                    entity: try requiredString(rule["entity"], what: "\(entity).\(name).entity", at: value),
+                    match: try requiredString(rule["match"], what: "\(entity).\(name).match", at: value),
+                    key: try requiredString(rule["key"], what: "\(entity).\(name).key", at: value),
                     line: value.mark?.line ?? line))
             }
         }
         return .init(entity: entity, from: from, identity: identity, seed: seed, attributes: attributes,
-                     relationships: relationships, line: line)
+                     relationships: relationships, line: line, fromLine: fields["from"]?.mark?.line)
     }
 }

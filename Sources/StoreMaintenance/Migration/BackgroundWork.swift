@@ -3,37 +3,76 @@ import Foundation
 /// One piece of work run on a thread of its own while the caller goes on, its result (or error)
 /// collected with ``wait()``.
 ///
+/// ``wait()`` joins the thread: once it returns, the thread has ended and released what the work
+/// captured. That matters on the way out of the process: a thread still running (hashing, say)
+/// while an error ends the process meets libraries being torn down (OpenSSL frees its locks at exit).
+///
 /// ```swift
 /// let digest = BackgroundWork { try reader.contentDigest() }
 /// try store.buildPendingIndexes()       // meanwhile, on this thread
 /// let content = try digest.wait()
 /// ```
 final class BackgroundWork<Value>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    // Written once by the work's thread before `done` is signalled; read after waiting on it.
+    private let lock = NSLock()
+    // Guarded by `lock`.
     private var result: Result<Value, any Error>?
-    private let failure = NSLock()
-    private var failedFlag = false
+    private var thread: pthread_t?
 
-    /// Starts `work` on a new thread.
+    /// Starts `work` on a new thread (or, when the system refuses a thread, runs it here and now).
     init(name: String = "storekeep.background", _ work: @escaping @Sendable () throws -> Value) {
-        let thread = Thread { [self] in
+        let body = ThreadBody { [self] in
+            Thread.current.name = name
             let outcome = Result { try work() }
-            if case .failure = outcome { failure.withLock { failedFlag = true } }
-            result = outcome
-            done.signal()
+            lock.withLock { result = outcome }
         }
-        thread.name = name
-        thread.start()
+        let retained = Unmanaged.passRetained(body)
+        #if canImport(Glibc)
+        var handle = pthread_t()
+        #else
+        var handle: pthread_t?
+        #endif
+        if pthread_create(&handle, nil, { runThreadBody($0) }, retained.toOpaque()) == 0 {
+            lock.withLock { thread = handle }
+        } else {
+            retained.takeRetainedValue().run()
+        }
     }
 
     /// Whether the work has ended with an error (without waiting: `false` while it runs).
-    var hasFailed: Bool { failure.withLock { failedFlag } }
-
-    /// Waits for the work to end; returns its value or rethrows its error. Call once.
-    func wait() throws -> Value {
-        done.wait()
-        guard let result else { preconditionFailure("BackgroundWork signalled without a result") }
-        return try result.get()
+    var hasFailed: Bool {
+        lock.withLock {
+            if case .failure? = result { return true }
+            return false
+        }
     }
+
+    /// Waits for the work's thread to end; returns its value or rethrows its error.
+    func wait() throws -> Value {
+        let handle: pthread_t? = lock.withLock {
+            defer { thread = nil }
+            return thread
+        }
+        if let handle { pthread_join(handle, nil) }
+        guard let outcome = lock.withLock({ result }) else { throw CancellationError() }
+        return try outcome.get()
+    }
+
+    deinit {
+        // Never waited for: the thread ends on its own (it holds this object until then).
+        if let thread { pthread_detach(thread) }
+    }
+}
+
+/// The closure a ``BackgroundWork`` thread runs (not generic, so that a C function can start it).
+private final class ThreadBody: @unchecked Sendable {
+    let run: () -> Void
+
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// The start routine of a ``BackgroundWork`` thread: runs, then releases, the ``ThreadBody``.
+private func runThreadBody(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let raw else { return nil }
+    Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().run()
+    return nil
 }

@@ -85,13 +85,21 @@ final class BatchCommitter: @unchecked Sendable {
         if let files = batch.blobFiles { lastBlobFiles = files }
         let room = batch.copy == nil || pending.contains(where: { $0.copy == nil }) ? 1 : Self.queuedCopies
         while pending.count >= room, failure == nil { condition.wait() }
-        if let failure { throw failure }
+        if let failure {
+            // The batch's own work has started: it ends before the error goes up (see finish()).
+            Self.settle(batch)
+            throw failure
+        }
         pending.append(batch)
         condition.broadcast()
     }
 
-    /// Waits until every submitted batch is committed (or, after a failure, until no blob file
-    /// is still being written) and stops the thread.
+    /// Waits until every submitted batch is committed (or, after a failure, until no work a
+    /// batch started is still running: its blob files, its digest, its disposal) and stops the thread.
+    ///
+    /// After it returns no thread of this committer runs: an error can go up and end the process
+    /// without a thread still hashing or writing while the process's libraries are torn down (a
+    /// digest thread left running on a full disk met OpenSSL's exit-time clean-up and crashed).
     ///
     /// - Throws: the first error a batch met.
     func finish() throws {
@@ -100,8 +108,19 @@ final class BatchCommitter: @unchecked Sendable {
         closing = true
         condition.broadcast()
         while running { condition.wait() }
+        // Batches a failure left uncommitted: their digests and files were started on hand-over.
+        for batch in pending { Self.settle(batch) }
+        pending.removeAll()
         lastBlobFiles?.waitUntilDurable()
+        Self.disposal.sync {}
         if let failure { throw failure }
+    }
+
+    /// Waits for the work a batch started when it was handed over (its digest and its blob files)
+    /// and that no commit will wait for.
+    private static func settle(_ batch: Batch) {
+        _ = try? batch.digest?.wait()
+        batch.blobFiles?.waitUntilDurable()
     }
 
     /// Where committed batches are let go of: freeing a batch's thousands of records is work the

@@ -19,6 +19,10 @@ public protocol MigrationSource {
     var appliedFiles: [MigrationFile] { get }
     /// The streams, in the order they must run (targets of lookups first).
     var streams: [any MigrationStream] { get }
+    /// What the source holds, counted part by part without the streams (``SourceTally``): a
+    /// completed run checks that the streams read (wrote or rejected) exactly that many items,
+    /// so that nothing a stream skips goes unnoticed. Taken after the streams have run.
+    func tallies() throws -> [SourceTally]
     /// Checks the source before anything is written (for example the values a mapping requires):
     /// quick checks, not a read of the whole source.
     func validate() throws

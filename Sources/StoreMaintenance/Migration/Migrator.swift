@@ -36,6 +36,7 @@ public struct Migrator {
 
     /// What the run would do; writes nothing.
     public func plan() throws -> MigrationPlan {
+        try requireTargetIsNoFolder()
         try source.validate()
         try source.wholeSourceCheck()?()
         let model = source.targetModel
@@ -75,6 +76,7 @@ public struct Migrator {
     /// - Returns: the report; its outcome is `stoppedAtRejectedRecord` when `--on-error stop` met a rejected record.
     /// - Throws: the source's errors, `StoreError`, ``MaintenanceError``.
     public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
+        try requireTargetIsNoFolder()
         try source.validate()
         let lock = try StoreLock.acquire(for: target, command: "storekeep migrate")
         defer { lock.release() }
@@ -174,6 +176,7 @@ public struct Migrator {
             }
         }
         store.detachCopySource()
+        try verifyTallies(store: store, runID: run.id)
         source.finishReading()
         // Back to WAL mode: the verification reads on its own connection while the indexes are built.
         try store.endAppending()
@@ -226,6 +229,25 @@ public struct Migrator {
         return content
     }
 
+    /// Checks that the streams read (wrote or rejected) every item the source holds, counted part by
+    /// part without them (``MigrationSource/tallies()``): a row no stream read would otherwise be
+    /// lost while the digests of what was read still match.
+    private func verifyTallies(store: SyncStore, runID: Int64) throws {
+        let checkpoints = try store.checkpoints(migration: runID)
+        for tally in try source.tallies() {
+            let read = tally.streams.reduce(0) { total, name in total + (checkpoints[name].map { $0.rows + $0.rejected } ?? 0) }
+            guard read == tally.count else {
+                try? store.endAppending()
+                try store.finishMigration(runID, success: false)
+                throw MaintenanceError(
+                    path: target,
+                    problem: "verification failed: \(tally.part) of \(source.location) holds \(tally.count) items, but the migration read \(read) of them (written or rejected)",
+                    hint: "keep the source; report this with the command line (the target is not trustworthy)",
+                    failureKind: .internalFailure)
+            }
+        }
+    }
+
     /// Two records with one global ID, found when the unique index is built, are the source's fault.
     private func reportingDuplicates(_ body: () throws -> Void) throws {
         do {
@@ -257,11 +279,29 @@ public struct Migrator {
         return cleaned.isEmpty ? "storekeep" : String(cleaned.prefix(200))
     }
 
+    /// The target is a store file: a folder at its path is an output that cannot be created.
+    private func requireTargetIsNoFolder() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue else { return }
+        throw MaintenanceError(
+            path: target, problem: "is a folder; a migration writes its target as a store file",
+            hint: "give the path of a new store file, such as \((target as NSString).appendingPathComponent("new.store"))",
+            failureKind: .cannotCreateOutput)
+    }
+
     /// A target that exists must be empty unless it holds an unfinished run of this very migration.
     private func requireEmpty(_ store: SyncStore) throws {
         let records = try store.liveRecordCounts().values.reduce(0, +)
         let history = try store.historySummary()
-        guard records == 0, history.transactions == 0, try store.migrations().isEmpty else {
+        let runs = try store.migrations()
+        if let failed = runs.last(where: { $0.key == key && $0.success == false }) {
+            throw MaintenanceError(
+                path: target,
+                problem: "the target holds a run of this same migration that failed its verification (run \(failed.id), \(failed.rows) records written): its content is not trustworthy and it is not resumed",
+                hint: "keep the source; migrate into a new target path, and report the failure with the command line",
+                failureKind: .cannotCreateOutput)
+        }
+        guard records == 0, history.transactions == 0, runs.isEmpty else {
             throw MaintenanceError(
                 path: target, problem: "the target already holds data (\(records) records, \(history.transactions) transactions) that this migration did not write",
                 hint: "migrate into a new target path", failureKind: .cannotCreateOutput)

@@ -10,13 +10,14 @@ struct PropertyListEntityStream: MigrationStream {
     let document: PropertyListDocument
     let mappingName: String
     let model: ManagedModel
+    let elementCounts: PropertyListElementCounts
 
     var name: String { rule.from.isEmpty ? rule.entity : rule.from }
     var entity: String { rule.entity }
 
     func estimatedCount() throws -> Int? {
-        if let count = try? document.elementCount(atKeyPath: rule.from) { return count }
-        return try document.value(atKeyPath: rule.from) == nil ? 0 : 1
+        if let count = elementCounts.count(atKeyPath: rule.from) { return count }
+        return try document.hasValue(atKeyPath: rule.from) ? 1 : 0
     }
 
     func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws {
@@ -25,13 +26,7 @@ struct PropertyListEntityStream: MigrationStream {
             lookups[relationship.relationship] = try store.globalIDs(byValueOf: relationship.match, of: relationship.entity)
         }
         let plan = PropertyListRecordPlan(rule: rule, model: model, lookups: lookups)
-        let isArray: Bool
-        do {
-            isArray = try document.elementCount(atKeyPath: rule.from) != nil
-        } catch {
-            isArray = false
-        }
-        if isArray {
+        if elementCounts.count(atKeyPath: rule.from) != nil {
             try document.forEachElement(atKeyPath: rule.from, from: Int(position + 1), selecting: plan.selection) { index, values, typeName in
                 try body(item(index: index, values: values, typeName: typeName, plan: plan, store: store))
             }

@@ -20,6 +20,8 @@ public final class PropertyListMappingSource: MigrationSource {
     public let location: String
     /// What identifies the file's content: its size and the SHA-256 of its first and last 64 KiB.
     public let fingerprint: String
+    /// The mapped arrays' element counts, each read once.
+    private let elementCounts: PropertyListElementCounts
 
     /// Opens the property list and the mapping's model, and checks the mapping against the model.
     ///
@@ -31,9 +33,10 @@ public final class PropertyListMappingSource: MigrationSource {
     public init(plist: String, mapping: MigrationMapping, model: String? = nil) throws {
         document = try PropertyListDocument.open(at: URL(fileURLWithPath: plist))
         self.mapping = mapping
-        targetModel = try ModelLoader.load(path: model ?? mapping.modelPath, version: mapping.modelVersion)
+        targetModel = try Self.loadModel(mapping: mapping, overriddenBy: model)
         location = plist
         fingerprint = try SourceFingerprint.of(path: plist)
+        elementCounts = PropertyListElementCounts(document: document)
         try MappingValidator.validate(mapping, against: targetModel)
     }
 
@@ -46,12 +49,38 @@ public final class PropertyListMappingSource: MigrationSource {
 
     /// One stream per mapped entity, in mapping order.
     public var streams: [any MigrationStream] {
-        mapping.entities.map { PropertyListEntityStream(rule: $0, document: document, mappingName: mapping.name, model: targetModel) }
+        mapping.entities.map {
+            PropertyListEntityStream(rule: $0, document: document, mappingName: mapping.name, model: targetModel, elementCounts: elementCounts)
+        }
     }
 
-    /// Checks the values the mapping requires (`source.check`), before anything is written; when
-    /// one differs, the whole file is read first, so that a damaged file is refused for its damage.
+    /// The model the mapping names (or `model` instead), in the mapping's `modelVersion`. A version
+    /// the model does not have, or a model file that is not there, is the mapping's error, naming
+    /// its file and line.
+    private static func loadModel(mapping: MigrationMapping, overriddenBy model: String?) throws -> ManagedModel {
+        do {
+            return try ModelLoader.load(path: model ?? mapping.modelPath, version: mapping.modelVersion)
+        } catch let error as ModelLookupError {
+            throw MappingError(path: mapping.path, line: mapping.modelVersionLine,
+                               problem: "modelVersion '\(error.wanted)': \(error.description)", hint: error.hint)
+        } catch let error as XcodeModelError where model == nil && error.failureKind == .missingInput {
+            throw MappingError(path: mapping.path, line: mapping.modelLine, problem: "model: \(error.description)",
+                               hint: error.hint ?? "the model path is relative to the mapping file", failureKind: .missingInput)
+        }
+    }
+
+    /// Checks that every entity's `from` names something in the file (a typo never silently
+    /// migrates nothing), and the values the mapping requires (`source.check`), before anything is
+    /// written; when one differs, the whole file is read first, so that a damaged file is refused
+    /// for its damage.
     public func validate() throws {
+        for rule in mapping.entities where try !document.hasValue(atKeyPath: rule.from) {
+            try document.validate()
+            throw MappingError(
+                path: mapping.path, line: rule.fromLine ?? rule.line,
+                problem: "from: '\(rule.from)' (entity \(rule.entity)) names nothing in \(location): the file has no such key path",
+                hint: "run `storekeep inspect \(location)` to see its key paths; a key path joins dictionary keys with '.'")
+        }
         for (keyPath, expected) in mapping.checks.sorted(by: { $0.key < $1.key }) {
             let found = try document.value(atKeyPath: keyPath)
             guard let found, Self.text(of: found) == expected else {
@@ -62,6 +91,19 @@ public final class PropertyListMappingSource: MigrationSource {
                     problem: "the mapping \(mapping.name) expects '\(keyPath)' to be \(expected), but the file has \(found.map(Self.text) ?? "no such key")",
                     hint: "use a mapping written for this file's layout", failureKind: .badInput)
             }
+        }
+    }
+
+    /// Per mapped key path, what the file holds there: an array's elements, or one value.
+    public func tallies() throws -> [SourceTally] {
+        var seen: Set<String> = []
+        return try mapping.entities.compactMap { rule in
+            let name = rule.from.isEmpty ? rule.entity : rule.from
+            guard seen.insert(name).inserted else { return nil }
+            if let count = elementCounts.count(atKeyPath: rule.from) {
+                return SourceTally(part: "the array '\(rule.from)'", count: count, streams: [name])
+            }
+            return SourceTally(part: "the value '\(rule.from)'", count: try document.hasValue(atKeyPath: rule.from) ? 1 : 0, streams: [name])
         }
     }
 

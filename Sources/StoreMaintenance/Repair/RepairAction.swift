@@ -1,7 +1,7 @@
 /// What one planned fix does to the store (documented in `docs/repair.md`).
 ///
 /// Raw values are part of the JSON contract of `storekeep repair --json`; new actions are only added.
-public enum RepairAction: String, Codable, Sendable, Comparable {
+public enum RepairAction: String, Codable, Sendable, Comparable, CaseIterable {
     /// Empty a to-one relationship that points at no record, or at a record of the wrong entity.
     case nullifyReference
     /// Empty one side of a one-to-one relationship whose target belongs to another record.
@@ -16,12 +16,15 @@ public enum RepairAction: String, Codable, Sendable, Comparable {
     case removeOrphanedFile
     /// Take over the lock file a dead process left (by taking the store's lock for the repair).
     case takeOverStaleLock
+    /// Move the sequence counter up, and set watermarks to what the history holds.
+    case realignSyncCounters
 
     /// The order fixes are applied in: references first (so that merges and deletes meet no
     /// dangling link), then merges, deletes, and last the files outside the database.
     var rank: Int {
         switch self {
         case .takeOverStaleLock: return 0
+        case .realignSyncCounters: return 1
         case .nullifyReference: return 1
         case .releaseSlot: return 2
         case .removeJoinRow: return 3

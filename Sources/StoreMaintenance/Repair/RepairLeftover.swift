@@ -10,6 +10,8 @@ public struct RepairLeftover: Codable, Sendable, Hashable {
     public var reason: String
     /// What the operator can do.
     public var hint: String
+    /// For a file: its path.
+    public var file: String?
 
     /// Creates a leftover.
     public init(code: CheckCode, entity: String?, globalIDs: [String], reason: String, hint: String) {

@@ -11,6 +11,8 @@ public struct RepairOptions: Sendable {
     /// An orphaned blob file modified less than this many seconds ago is kept: a writer may be about
     /// to commit the row that refers to it.
     public var orphanGracePeriod: TimeInterval
+    /// Plan from a content-only check (``CheckOptions/contentOnly``): what `sync` does after an import.
+    public var contentOnlyCheck = false
 
     /// The default grace period for orphaned files: 15 minutes.
     public static let defaultOrphanGracePeriod: TimeInterval = 15 * 60

@@ -8,11 +8,14 @@ public struct RepairReport: Codable, Sendable {
     public var dryRun: Bool
     /// The plan: fixes in the order applied, and the findings left.
     public var plan: RepairPlan
-    /// Whether the fixes were applied.
+    /// Whether the run went as far as applying the plan (`false` for a dry run).
     public var applied: Bool
+    /// How many of the plan's fixes were carried out completely; the others are explained in ``skipped``
+    /// and ``recentFilesKept``. Always 0 for a dry run.
+    public var fixesApplied: Int
     /// The backup made before applying, when one was made.
     public var backup: String?
-    /// Fixes that turned out to have nothing left to do, or could not be applied, with the reason.
+    /// Each part of a fix that was not carried out, with the reason.
     public var skipped: [String]
     /// Orphaned files kept because they changed within the grace period.
     public var recentFilesKept: [String]
@@ -28,6 +31,7 @@ public struct RepairReport: Codable, Sendable {
         self.dryRun = dryRun
         self.plan = plan
         self.applied = applied
+        self.fixesApplied = 0
         self.backup = backup
         self.skipped = skipped
         self.recentFilesKept = recentFilesKept

@@ -5,10 +5,12 @@ import SyncStore
 /// Plans and applies the fixes for what ``StoreChecker`` finds in one store (`storekeep repair`).
 ///
 /// A run takes the store's lock (taking over a stale one), checks the store, plans the fixes
-/// (``RepairPlanner``: deterministic, so two peers with the same content make the same choices),
-/// makes a consistent backup, applies every database fix in one save with the history author
-/// `storekeep.repair` (all or nothing; the change reaches other peers like any other save), removes
-/// orphaned files, and checks again. A second run finds nothing left to do.
+/// (``RepairPlanner``: deterministic, so two peers with the same content make the same choices;
+/// rehearsed on the store, so the plan includes what its own fixes cause), makes a consistent
+/// backup when the plan changes anything, applies every database fix in one save with the history
+/// author `storekeep.repair` (all or nothing; the change reaches other peers like any other save),
+/// removes orphaned files, and checks again. A second run finds nothing left to do. A dry run makes
+/// the same plan and stops there.
 ///
 /// ```swift
 /// let report = try StoreRepairer(path: "speeches.store", options: RepairOptions(dryRun: true)).run()
@@ -38,48 +40,52 @@ public struct StoreRepairer: Sendable {
     /// Plans, and unless this is a dry run, applies.
     ///
     /// - Throws: ``MaintenanceError`` when the store cannot be checked (its failure kind), when its
-    ///   structure is damaged (`badInput`: restore a backup instead), or when it is busy (`storeBusy`);
-    ///   `StoreError` when writing fails (nothing is changed then: the save is one transaction).
+    ///   structure is damaged (`badInput`: restore a backup instead), when it is busy (`storeBusy`),
+    ///   or when the backup cannot be made (`cannotCreateOutput`); `StoreError` when writing fails
+    ///   (nothing is changed then: the save is one transaction). The lock is released in every case.
     public func run() throws -> RepairReport {
         let started = Date()
+        let cutoff = started.addingTimeInterval(-options.orphanGracePeriod)
         guard !options.dryRun else {
-            let (plan, _) = try planFromCheck()
+            let (plan, _) = try planFromCheck(cutoff: cutoff, tookOver: nil)
             return RepairReport(path: path, dryRun: true, plan: plan, seconds: Date().timeIntervalSince(started))
         }
         let lock = try StoreLock.acquire(for: path, command: "storekeep repair")
         defer { lock.release() }
-        let (planned, store) = try planFromCheck()
-        var plan = planned
-        if let stale = lock.tookOverStaleLock, options.only?.contains(.lockStale) ?? true {
-            var fix = RepairFix(code: .lockStale, action: .takeOverStaleLock,
-                                description: "took over the lock file left by process \(stale.pid) (\(stale.command)), which no longer exists")
-            fix.file = StoreLock.lockPath(for: path)
-            plan.fixes.insert(fix, at: 0)
-        }
+        let (plan, store) = try planFromCheck(cutoff: cutoff, tookOver: lock.tookOverStaleLock)
         var report = RepairReport(path: path, dryRun: false, plan: plan)
+        report.fixesApplied = plan.fixes.filter { $0.action == .takeOverStaleLock }.count
         let databaseFixes = plan.fixes.filter { ![.removeOrphanedFile, .takeOverStaleLock].contains($0.action) }
         let fileFixes = plan.fixes.filter { $0.action == .removeOrphanedFile }
         if !databaseFixes.isEmpty || !fileFixes.isEmpty {
             if options.backup { report.backup = try makeBackup(of: store) }
-            report.skipped = try apply(databaseFixes, to: store)
+            let applied = try RepairApplier(store: store).apply(databaseFixes)
+            report.fixesApplied += applied.done
+            report.skipped = applied.skipped
             if !fileFixes.isEmpty {
-                let cutoff = Date().addingTimeInterval(-options.orphanGracePeriod)
-                let result = try store.removeUnreferencedBlobs(fileFixes.compactMap(\.blobHash), modifiedBefore: cutoff)
-                report.recentFilesKept = result.tooRecent
-                report.skipped += result.referenced.map { "file \($0) is referred to after all: kept" }
+                let files = try RepairApplier(store: store).removeFiles(fileFixes, modifiedBefore: cutoff)
+                report.fixesApplied += files.done
+                report.skipped += files.skipped
+                report.recentFilesKept = files.tooRecent
             }
         }
         report.applied = true
-        let after = StoreChecker(options: CheckOptions(depth: .quick)).check(storeAt: path)
         let repaired = options.only ?? RepairPlanner.repairableCodes
-        report.remaining = after.findings.filter { repaired.contains($0.code) && $0.code != .lockStale }
+        // Filtered in place, the check's report gone: a million findings are not held twice.
+        report.remaining = StoreChecker(options: CheckOptions(depth: .quick)).check(storeAt: path).findings
+        report.remaining.removeAll { !repaired.contains($0.code) || $0.code == .lockStale }
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
 
-    /// Checks the store (every finding, no limit) and plans the fixes.
-    private func planFromCheck() throws -> (RepairPlan, SyncStore) {
-        let check = StoreChecker(options: CheckOptions(depth: .quick, findingLimit: nil)).check(storeAt: path)
+    /// Checks the store (every finding, no limit), plans the fixes and rehearses them.
+    ///
+    /// - Parameter tookOver: the stale lock this run took over (a real run): its check cannot see
+    ///   it any more, so its fix is planned from the lock, with the words a dry run uses.
+    func planFromCheck(cutoff: Date, tookOver: StoreLock.Owner?) throws -> (RepairPlan, SyncStore) {
+        var checkOptions = CheckOptions(depth: .quick, findingLimit: nil)
+        checkOptions.contentOnly = options.contentOnlyCheck
+        let check = StoreChecker(options: checkOptions).check(storeAt: path)
         if let failure = check.error {
             throw MaintenanceError(path: path, problem: "cannot be checked, so it cannot be repaired: \(failure.message)",
                                    hint: failure.hint, failureKind: failure.kind)
@@ -91,13 +97,35 @@ public struct StoreRepairer: Sendable {
         let store = try SyncStore.open(at: path, readOnly: options.dryRun)
         let groupMembers = check.findings.filter { $0.code == .seedDuplicate }.flatMap { $0.records ?? [] }.map { GlobalID($0.globalID) }
         let userModified = Set(try store.userModifiedRecords(among: groupMembers).map(\.rawValue))
-        let planner = RepairPlanner(model: store.model, userModified: userModified, backPointer: { target, inverse in
+        var planner = RepairPlanner(model: store.model, userModified: userModified, backPointer: { target, inverse in
             (try? store.related(inverse, of: GlobalID(target)))?.first?.rawValue
         }, only: options.only)
-        return (planner.plan(for: check.findings), store)
+        planner.orphanCutoff = cutoff
+        planner.orphanGracePeriod = options.orphanGracePeriod
+        planner.fileModified = { file in
+            (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date
+        }
+        planner.staleLockOwner = { file in
+            if case .stale(let owner) = StoreLock.status(of: file) { return owner }
+            return nil
+        }
+        var firstOrder = planner.plan(for: check.findings)
+        if let tookOver {
+            firstOrder.fixes.insert(RepairPlanner.staleLockFix(file: StoreLock.lockPath(for: path), owner: tookOver), at: 0)
+        }
+        let blobs = store.blobDirectory
+        let plan = try store.rehearse { rehearsal in
+            try planner.completing(firstOrder, findings: check.findings, rehearsal: rehearsal) { digest in
+                blobs.appendingPathComponent(String(digest.prefix(2))).appendingPathComponent(digest).path
+            }
+        }
+        return (plan, store)
     }
 
     /// A consistent copy beside the store, named after the time: `<store>.repair-<UTC time>.backup`.
+    ///
+    /// - Throws: ``MaintenanceError`` `cannotCreateOutput` (exit 73) when it cannot be made, full
+    ///   disk included; nothing of the partial copy is left behind, and the store is unchanged.
     private func makeBackup(of store: SyncStore) throws -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -110,55 +138,14 @@ public struct StoreRepairer: Sendable {
             attempt += 1
             candidate = "\(path).repair-\(stamp)-\(attempt).backup"
         }
-        try store.backup(to: candidate)
-        return candidate
-    }
-
-    /// Applies the database fixes in one save; returns the fixes that found nothing left to do.
-    private func apply(_ fixes: [RepairFix], to store: SyncStore) throws -> [String] {
-        guard !fixes.isEmpty else { return [] }
-        return try store.save(author: Self.author) { tx in
-            var skipped: [String] = []
-            func exists(_ id: String) throws -> Bool { try tx.entity(of: GlobalID(id)) != nil }
-            for fix in fixes {
-                switch fix.action {
-                case .nullifyReference:
-                    for id in fix.globalIDs where try exists(id) {
-                        if try !tx.clearInvalidReference(fix.property ?? "", of: GlobalID(id)) {
-                            skipped.append("\(id).\(fix.property ?? "?") no longer points at an invalid target")
-                        }
-                    }
-                case .releaseSlot:
-                    for id in fix.globalIDs where try exists(id) {
-                        if try !tx.releaseUnreturnedReference(fix.property ?? "", of: GlobalID(id)) {
-                            skipped.append("\(id).\(fix.property ?? "?") agrees with its partner now")
-                        }
-                    }
-                case .removeJoinRow:
-                    if let table = fix.table, let owner = fix.owner, let target = fix.target {
-                        _ = try tx.removeJoinRow(in: table, owner: GlobalID(owner), target: GlobalID(target))
-                    }
-                case .mergeDuplicates:
-                    guard let keeper = fix.keeper, try exists(keeper) else {
-                        skipped.append("merge into \(fix.keeper ?? "?"): the record to keep no longer exists")
-                        continue
-                    }
-                    for duplicate in fix.removed ?? [] where try exists(duplicate) {
-                        try tx.merge(GlobalID(duplicate), into: GlobalID(keeper))
-                    }
-                case .deleteRecord:
-                    for id in fix.globalIDs where try exists(id) {
-                        if let blocker = try tx.deletionBlocker(of: GlobalID(id)) {
-                            skipped.append("\(fix.entity ?? "record") \(id) not deleted: \(blocker)")
-                        } else {
-                            try tx.delete(GlobalID(id))
-                        }
-                    }
-                case .removeOrphanedFile, .takeOverStaleLock:
-                    continue
-                }
-            }
-            return skipped
+        do {
+            try store.backup(to: candidate)
+        } catch let error as StoreError {
+            throw MaintenanceError(
+                path: path, problem: "\(error.message); nothing was repaired (the backup comes first)",
+                hint: "free space beside the store (the backup needs about as much as the store) and run the repair again, or use --no-backup if the store is backed up some other way",
+                failureKind: .cannotCreateOutput)
         }
+        return candidate
     }
 }

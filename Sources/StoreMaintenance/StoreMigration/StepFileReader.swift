@@ -31,8 +31,8 @@ public enum StepFileReader {
     private static func parse(_ root: Node, path: String, checksum: String) throws -> StepFile {
         let reader = NodeReader(path: path)
         let top = try reader.mapping(root, allowed: ["from", "to", "entities"], what: "the step file")
-        let from = try reader.string(top["from"], required: true, what: "from (the previous model version)", at: root)!
-        let to = try reader.string(top["to"], required: true, what: "to (the next model version)", at: root)!
+        let from = try reader.requiredString(top["from"], what: "from (the previous model version)", at: root)
+        let to = try reader.requiredString(top["to"], what: "to (the next model version)", at: root)
         var entities: [StepFile.EntityRule] = []
         if let list = top["entities"] {
             guard case .sequence(let blocks) = list else {

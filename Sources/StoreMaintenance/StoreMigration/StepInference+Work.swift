@@ -111,7 +111,7 @@ extension StepInference {
                 var match: AttributeDescription?
                 if let from = rule?.from {
                     guard let named = oldAttributes.first(where: { $0.name == from }) else {
-                        throw fileError(rule!.line, "entity \(source) of '\(old.versionName)' has no stored attribute named '\(from)'")
+                        throw fileError(rule?.line ?? 0, "entity \(source) of '\(old.versionName)' has no stored attribute named '\(from)'")
                     }
                     match = named
                 } else if infersUnmentioned {
@@ -153,7 +153,7 @@ extension StepInference {
             let conversion: ValueConversion
             if let declared = rule?.conversion {
                 guard declared.applies(from: match.type, to: attribute.type) else {
-                    throw fileError(rule!.line, "\(place): \(declared.rawValue) does not turn \(match.type.rawValue) into \(attribute.type.rawValue)")
+                    throw fileError(rule?.line ?? 0, "\(place): \(declared.rawValue) does not turn \(match.type.rawValue) into \(attribute.type.rawValue)")
                 }
                 conversion = declared
                 note("\(place) converted from \(match.type.rawValue) (\(declared.rawValue))")
@@ -170,7 +170,7 @@ extension StepInference {
             var valueForEmpty: AttributeValue?
             if let text = rule?.valueForEmpty {
                 guard let value = StepValueParser.value(of: text, as: attribute.type) else {
-                    throw fileError(rule!.line, "\(place): default '\(text)' is not a \(attribute.type.rawValue) value")
+                    throw fileError(rule?.line ?? 0, "\(place): default '\(text)' is not a \(attribute.type.rawValue) value")
                 }
                 valueForEmpty = value
             } else if match.isOptional && !attribute.isOptional {
@@ -245,7 +245,7 @@ extension StepInference {
                 var match: RelationshipDescription?
                 if let from = rule?.from {
                     guard let named = oldRelationships.first(where: { $0.name == from }) else {
-                        throw fileError(rule!.line, "entity \(source) of '\(old.versionName)' has no stored relationship named '\(from)'")
+                        throw fileError(rule?.line ?? 0, "entity \(source) of '\(old.versionName)' has no stored relationship named '\(from)'")
                     }
                     match = named
                 } else if infersUnmentioned {

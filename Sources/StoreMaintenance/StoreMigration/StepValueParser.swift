@@ -11,9 +11,10 @@ enum StepValueParser {
             guard let number = Int64(trimmed), type.integerRange?.contains(number) == true else { return nil }
             return .integer(number)
         case .double, .float:
-            return Double(trimmed).map { .double($0) }
+            // A value the type cannot hold exactly (NaN, a Float beyond its range) is no constant for it.
+            return Double(trimmed).map { AttributeValue.double($0) }.flatMap { ValueFit.problem($0, as: type) == nil ? $0 : nil }
         case .decimal:
-            return Decimal(string: trimmed) == nil ? nil : .decimal(trimmed)
+            return ValueFit.decimalProblem(trimmed) == nil ? .decimal(trimmed) : nil
         case .boolean:
             switch trimmed.lowercased() {
             case "true", "yes", "1": return .boolean(true)

@@ -88,11 +88,12 @@ public final class StoreMigrationSource: MigrationSource {
     public func validate() throws {}
 
     /// One stream per concrete entity of the old store that has records and a target entity,
-    /// in the target model's entity order.
+    /// in the target model's entity order; then, when the store holds rows of no entity with
+    /// records of its own (a damaged store), one that rejects each of them with its reason.
     public var streams: [any MigrationStream] {
         let counts = (try? store.liveRecordCounts()) ?? [:]
         let order = Dictionary(uniqueKeysWithValues: chain.target.entities.enumerated().map { ($1.name, $0) })
-        return store.model.entities
+        let entities: [any MigrationStream] = store.model.entities
             .filter { !$0.isAbstract && (counts[$0.name] ?? 0) > 0 }
             .compactMap { entity -> StoreEntityStream? in
                 guard let target = chain.targetEntity(of: entity.name) else { return nil }
@@ -100,5 +101,34 @@ public final class StoreMigrationSource: MigrationSource {
                                          count: counts[entity.name] ?? 0, pageSize: pageSize)
             }
             .sorted { (order[$0.entity] ?? 0, $0.sourceEntity) < (order[$1.entity] ?? 0, $1.sourceEntity) }
+        guard let unread = try? store.rowsOfNoEntity(), !unread.isEmpty else { return entities }
+        return entities + [StoreUnreadRowStream(rows: unread.map(\.reason), entity: store.model.entities.first?.name ?? "")]
+    }
+
+    /// The old store's record rows (`COUNT(*)` of its tables), less those of the entities the
+    /// target version removes (which are not carried over), read by all the streams together.
+    public func tallies() throws -> [SourceTally] {
+        let counts = try store.liveRecordCounts()
+        let removed = store.model.entities.filter { !$0.isAbstract && chain.targetEntity(of: $0.name) == nil }
+            .reduce(0) { $0 + (counts[$1.name] ?? 0) }
+        return [SourceTally(part: "the records of \(location)", count: try store.recordRowCount() - removed, streams: streams.map(\.name))]
+    }
+}
+
+/// The rows of an old store that are no record of an entity with records of its own (a damaged
+/// store): each yielded as rejected with its reason. Positions are places in that list (1, 2, …).
+struct StoreUnreadRowStream: MigrationStream {
+    /// Why each row is no record, in the store's order.
+    let rows: [String]
+    let entity: String
+
+    var name: String { "rows of no entity" }
+
+    func estimatedCount() throws -> Int? { rows.count }
+
+    func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws {
+        for (index, reason) in rows.enumerated() where Int64(index + 1) > position {
+            guard try body(.rejected(position: Int64(index + 1), reason: reason)) else { return }
+        }
     }
 }

@@ -73,15 +73,27 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// Converts one non-empty value to type `new`; the failure says why in a few words.
+    /// Converts one non-empty value to type `new`; the failure says why in a few words. A result
+    /// the new type cannot hold exactly (``ObjectModel/ValueFit``) is a failure too: nothing is
+    /// rounded or emptied on the way.
     public func convert(_ value: AttributeValue, to new: AttributeType) -> Result<AttributeValue, ConversionFailure> {
+        let result = converted(value, to: new)
+        if case .success(let converted) = result, let problem = ValueFit.problem(converted, as: new) {
+            return .failure(ConversionFailure("\(new.rawValue) cannot hold \(problem)"))
+        }
+        return result
+    }
+
+    private func converted(_ value: AttributeValue, to new: AttributeType) -> Result<AttributeValue, ConversionFailure> {
         if value.isNull { return .success(.null) }
         switch (self, value) {
         case (.same, _):
             return .success(value)
         case (.widen, .integer(let number)):
             switch new {
-            case .double: return .success(.double(Double(number)))
+            case .double:
+                guard let exact = ValueFit.exactDouble(number) else { return .failure(ConversionFailure("\(number) has no exact Double: it would be rounded")) }
+                return .success(.double(exact))
             case .decimal: return .success(.decimal(String(number)))
             default: return .success(value)
             }
@@ -97,8 +109,13 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
         case (.integerToString, .integer(let number)):
             return .success(.string(String(number)))
         case (.stringToFloatingPoint, .string(let text)):
-            guard let number = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let number = Double(trimmed) else {
                 return .failure(ConversionFailure("the text '\(text.prefix(40))' is not a number"))
+            }
+            // A finite number too large for a Double would become infinite: only "inf" itself is.
+            if number.isInfinite, !["inf", "infinity"].contains(trimmed.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "+-"))) {
+                return .failure(ConversionFailure("the text '\(text.prefix(40))' is beyond the largest Double"))
             }
             return .success(.double(number))
         case (.doubleToString, .double(let number)):

@@ -1,0 +1,154 @@
+import Foundation
+import ObjectModel
+import SyncContainer
+import SyncStore
+
+/// One run of `sync` on one open store: the steps ``StoreSynchronizer`` takes, and the report they fill in.
+final class SyncSession {
+    let store: SyncStore
+    let namespace: SyncNamespace
+    let options: SyncOptions
+    var report: SyncReport
+    var peer: String { store.metadata.peerID }
+
+    init(store: SyncStore, namespace: SyncNamespace, options: SyncOptions, report: SyncReport) {
+        self.store = store
+        self.namespace = namespace
+        self.options = options
+        self.report = report
+    }
+
+    /// Publishes the local transactions not yet exported, in logs of at most
+    /// ``SyncOptions/changesPerLog`` changes, recording each as exported once it is in place.
+    ///
+    /// First it squares the store with its own logs: a log published by a run killed before it
+    /// recorded it counts as exported; a log other peers still need that is damaged or missing is
+    /// written again from the store's history.
+    func export() throws {
+        let status = try store.syncStatus()
+        let (own, strangers) = try namespace.logs(of: peer)
+        for name in strangers {
+            report.findings.append(SyncFinding(code: "log.stranger", severity: "warning", peer: peer, file: "\(namespace.logFolder(peer))/\(name)",
+                                               message: "is not a log file name; sync leaves it alone", hint: "move it out of the container"))
+        }
+        var published = status.exportedSequence
+        if let newest = own.last, newest.last > published {
+            guard newest.last <= status.localSequence else {
+                throw MaintenanceError(
+                    path: store.path,
+                    problem: "the container holds this peer's (\(peer)) transactions up to \(newest.last), but the store has only issued \(status.localSequence): it is older than what it exported (restored from a backup?) or another store has the same peer ID",
+                    hint: "sync the newest copy of this store; a restored backup must get a new peer ID before it syncs (see docs/container.md, \"Restored stores\")",
+                    failureKind: .badInput)
+            }
+            published = newest.last
+            if !options.dryRun { try store.recordExported(through: published) }
+        }
+        if !options.dryRun { try rewriteUnusableOwnLogs(own, through: published) }
+        while true {
+            let encoder = TransactionLogEncoder()
+            let more = try store.exportTransactions(after: published, into: encoder, maxChanges: options.changesPerLog)
+            guard let last = encoder.lastSequence else { break }
+            report.exportedTransactions += encoder.transactionCount
+            report.exportedChanges += encoder.changeCount
+            if !options.dryRun {
+                report.logsWritten.append(try publish(encoder))
+                try store.recordExported(through: last)
+            }
+            published = last
+            if !more { break }
+        }
+    }
+
+    /// Writes `encoder`'s transactions as a log of this peer.
+    private func publish(_ encoder: TransactionLogEncoder) throws -> String {
+        let header = LogHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: peer,
+                               firstSequence: encoder.firstSequence ?? 0, lastSequence: encoder.lastSequence ?? 0,
+                               transactions: encoder.transactionCount, changes: encoder.changeCount, latestClock: encoder.latestClock.rawValue)
+        return try namespace.publishLog(header: header, body: encoder.bytes)
+    }
+
+    /// Own logs that some other peer has not imported yet, and that are damaged or missing, are
+    /// written again from the store's history (a damaged file is moved aside first: a peer only
+    /// ever changes its own files).
+    private func rewriteUnusableOwnLogs(_ own: [LogName], through published: Int64) throws {
+        let needed = try lowestImportOfThisPeer()
+        var expected = needed + 1
+        for name in own where name.last > needed {
+            if name.first > expected, expected <= published {
+                try rewrite(from: expected, through: min(name.first - 1, published), replacing: nil)
+            }
+            do {
+                _ = try namespace.readLog(name, of: peer)
+            } catch is ContainerError {
+                try rewrite(from: name.first, through: name.last, replacing: name)
+            }
+            expected = max(expected, name.last + 1)
+        }
+    }
+
+    private func rewrite(from first: Int64, through last: Int64, replacing damaged: LogName?) throws {
+        let encoder = TransactionLogEncoder()
+        try store.exportTransactions(after: first - 1, through: last, into: encoder, maxChanges: .max)
+        guard encoder.firstSequence == first, encoder.lastSequence == last else {
+            report.findings.append(SyncFinding(code: "log.unrecoverable", severity: "warning", peer: peer,
+                                               message: "this peer's transactions \(first)–\(last) are needed by another peer, but the store no longer holds them all",
+                                               hint: "restore the log files from an archive (`storekeep archive restore`)"))
+            return
+        }
+        if let damaged {
+            let path = "\(namespace.logFolder(peer))/\(damaged.fileName)"
+            let aside = "\(namespace.logFolder(peer))/.\(damaged.fileName).damaged-\(Int(Date().timeIntervalSince1970))"
+            guard rename(path, aside) == 0 else { return }
+            report.findings.append(SyncFinding(code: "log.rewritten", severity: "warning", peer: peer, file: path,
+                                               message: "this peer's own log was damaged; it was moved aside and written again from the store",
+                                               hint: "check the disk or share that holds the container"))
+        }
+        report.logsWritten.append(try publish(encoder))
+    }
+
+    /// The smallest of what the other peers' manifests say they imported of this peer (0 for a
+    /// peer whose manifest says nothing of it).
+    private func lowestImportOfThisPeer() throws -> Int64 {
+        var lowest = Int64.max
+        for other in try namespace.peers() where other != peer {
+            let manifest = try? namespace.manifest(of: other)
+            lowest = min(lowest, manifest?.imported[peer] ?? 0)
+        }
+        return lowest == .max ? 0 : lowest
+    }
+
+    /// Makes `repair`'s deterministic fixes after an import (``ImportFixer``).
+    func fix(path: String) throws {
+        report.fixes += try ImportFixer(path: path).run()
+    }
+
+    /// Reports the peers of the same content name that sync with another model version.
+    func reportOtherModels() {
+        guard let others = try? namespace.otherModels() else { return }
+        for (hash, peers) in others.sorted(by: { $0.key < $1.key }) where !peers.isEmpty {
+            let other = SyncNamespace(container: namespace.container, contentName: namespace.contentName, modelHash: hash)
+            let version = peers.lazy.compactMap { try? other.manifest(of: $0) }.first?.modelVersion ?? "unknown"
+            report.findings.append(SyncFinding(
+                code: "peer.otherModel", severity: "warning", file: other.path,
+                message: "peers \(peers.joined(separator: ", ")) sync content name \(namespace.contentName) with model version '\(version)' (hash \(hash.prefix(12))), not this store's '\(store.metadata.modelVersion)': their changes and this store's do not reach each other",
+                hint: "when '\(version)' is the newer version, migrate this store to it first (`storekeep migrate`), then sync"))
+        }
+    }
+
+    /// Publishes this peer's manifest.
+    func publishManifest(enabled: Bool) throws {
+        let status = try store.syncStatus()
+        try namespace.write(PeerManifest(
+            peer: peer, contentName: namespace.contentName, modelHash: namespace.modelHash, modelVersion: store.metadata.modelVersion,
+            storeFormat: store.metadata.formatVersion, exported: status.exportedSequence, imported: status.watermarks,
+            syncEnabled: enabled, lastSeen: Date(), account: store.metadata.accountToken))
+    }
+
+    /// The report, with where the store stands now.
+    func finish() throws -> SyncReport {
+        let status = try store.syncStatus()
+        report.exportedThrough = status.exportedSequence
+        report.watermarks = status.watermarks
+        return report
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import ObjectModel
+
+/// One namespace of a container: a content name and a model version hash
+/// (`<container>/<content name>/<model hash>/`), holding one folder per peer.
+///
+/// A peer writes only inside its own folder: its manifest, replaced whole, and its log files,
+/// published once and never changed. Any number of peers may read and write at the same time.
+public struct SyncNamespace: Sendable {
+    /// The container folder.
+    public let container: String
+    /// The content name.
+    public let contentName: String
+    /// The model version hash.
+    public let modelHash: String
+
+    /// The namespace `contentName`/`modelHash` of the container folder `container`.
+    public init(container: String, contentName: String, modelHash: String) {
+        self.container = container
+        self.contentName = contentName
+        self.modelHash = modelHash
+    }
+
+    /// The namespace's folder.
+    public var path: String { "\(container)/\(contentName)/\(modelHash)" }
+    /// The folder of peer `peer`.
+    public func peerFolder(_ peer: String) -> String { "\(path)/peers/\(peer)" }
+    /// The log folder of peer `peer`.
+    public func logFolder(_ peer: String) -> String { "\(peerFolder(peer))/logs" }
+    /// The manifest of peer `peer`.
+    public func manifestPath(_ peer: String) -> String { "\(peerFolder(peer))/manifest.json" }
+
+    /// The peers with a folder here, sorted (folder names that are not valid peer IDs are left out).
+    public func peers() throws -> [String] {
+        try Self.names(in: "\(path)/peers").filter(Self.isValidName).sorted()
+    }
+
+    /// The manifest of `peer`, or `nil` when it has none yet.
+    ///
+    /// - Throws: ``ContainerError`` `damagedManifest` when it exists but cannot be read.
+    public func manifest(of peer: String) throws -> PeerManifest? {
+        let path = manifestPath(peer)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path), let manifest = try? JSONDecoder().decode(PeerManifest.self, from: data) else {
+            throw ContainerError(.damagedManifest, path: path, message: "is not a readable peer manifest",
+                                 hint: "the peer rewrites it on its next sync; until then it counts as not having imported anything")
+        }
+        guard manifest.peer == peer, manifest.contentName == contentName, manifest.modelHash == modelHash else {
+            throw ContainerError(.damagedManifest, path: path, message: "belongs to peer \(manifest.peer) in \(manifest.contentName)/\(manifest.modelHash.prefix(12)), not here",
+                                 hint: "a file was copied into the wrong folder; remove it")
+        }
+        return manifest
+    }
+
+    /// Publishes `manifest` (its peer's), replacing the one before.
+    public func write(_ manifest: PeerManifest) throws {
+        try Self.makeFolder(peerFolder(manifest.peer))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        do {
+            try DurableFile.write(try encoder.encode(manifest), to: manifestPath(manifest.peer))
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError.writing(failure)
+        }
+    }
+
+    /// The log files of `peer`, in sequence order, and the names in its log folder that are not
+    /// log names (reported, never read). Temporary files of a write in progress are left out.
+    public func logs(of peer: String) throws -> (logs: [LogName], strangers: [String]) {
+        var logs: [LogName] = []
+        var strangers: [String] = []
+        for name in try Self.names(in: logFolder(peer)) where !name.hasPrefix(".") {
+            if let log = LogName(fileName: name) { logs.append(log) } else { strangers.append(name) }
+        }
+        return (logs.sorted(), strangers.sorted())
+    }
+
+    /// Publishes a log of `header.peer`'s transactions: written under a temporary name, fsynced,
+    /// then given its name only if no file has it, and the folder fsynced.
+    ///
+    /// - Returns: the file's path.
+    @discardableResult
+    public func publishLog(header: LogHeader, body: [UInt8]) throws -> String {
+        let folder = logFolder(header.peer)
+        try Self.makeFolder(folder)
+        let path = "\(folder)/\(LogName(first: header.firstSequence, last: header.lastSequence).fileName)"
+        let bytes = try LogFile.encode(header: header, body: body)
+        do {
+            try bytes.withUnsafeBytes { try DurableFile.write($0, to: path, replacing: false) }
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError.writing(failure)
+        }
+        return path
+    }
+
+    /// Reads and checks a log of `peer`: its checksum, and that its header says it is this
+    /// namespace's, this peer's, and holds the range its name says.
+    ///
+    /// - Throws: ``ContainerError`` `damagedLog` or `foreignLog`.
+    public func readLog(_ name: LogName, of peer: String) throws -> (LogHeader, [UInt8]) {
+        let path = "\(logFolder(peer))/\(name.fileName)"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ContainerError(.missingLog, path: path, message: "cannot be read", hint: "check the container's permissions")
+        }
+        let (header, body) = try LogFile.decode(Array(data), path: path)
+        var wrong: [String] = []
+        if header.contentName != contentName { wrong.append("content name \(header.contentName), not \(contentName)") }
+        if header.modelHash != modelHash { wrong.append("model hash \(header.modelHash.prefix(12)), not \(modelHash.prefix(12))") }
+        if header.peer != peer { wrong.append("peer \(header.peer), not \(peer)") }
+        if header.firstSequence != name.first || header.lastSequence != name.last {
+            wrong.append("transactions \(header.firstSequence)–\(header.lastSequence), not \(name.first)–\(name.last)")
+        }
+        guard wrong.isEmpty else {
+            throw ContainerError(.foreignLog, path: path, message: "does not belong here: its header says \(wrong.joined(separator: "; "))",
+                                 hint: "a file was copied or renamed into this folder; move it away, and the peer it belongs to will publish its transactions again")
+        }
+        return (header, body)
+    }
+
+    /// Other namespaces of the same content name (other model hashes) and their peers.
+    public func otherModels() throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for hash in try Self.names(in: "\(container)/\(contentName)") where hash != modelHash && !hash.hasPrefix(".") {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "\(container)/\(contentName)/\(hash)", isDirectory: &isFolder), isFolder.boolValue else { continue }
+            let other = SyncNamespace(container: container, contentName: contentName, modelHash: hash)
+            result[hash] = (try? other.peers()) ?? []
+        }
+        return result
+    }
+
+    /// Whether `name` can be a peer ID or a content name (storekeep's rule: 1–200 ASCII letters,
+    /// digits, `.`, `_`, `-`, not starting with `.`).
+    public static func isValidName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 200, !name.hasPrefix(".") else { return false }
+        return name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    static func names(in folder: String) throws -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return [] }
+        guard isFolder.boolValue else {
+            throw ContainerError(.unusableContainer, path: folder, message: "is a file where the container needs a folder", hint: "move the file away")
+        }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw ContainerError(.io, path: folder, message: "cannot be listed: \(error.localizedDescription)", hint: "check the container's permissions")
+        }
+    }
+
+    /// Creates `folder` and its parents, fsyncing each new one's parent so the new names are durable.
+    static func makeFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw ContainerError(.unusableContainer, path: folder, message: "is a file where the container needs a folder", hint: "move the file away")
+            }
+            return
+        }
+        let parent = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        try makeFolder(parent)
+        if mkdir(folder, 0o755) != 0, errno != EEXIST {
+            let code = errno
+            throw ContainerError(code == ENOSPC ? .diskFull : .io, path: folder, message: "cannot be created: \(String(cString: strerror(code)))",
+                                 hint: "check the container's permissions and free space")
+        }
+        DurableFile.syncFolder(parent)
+    }
+}

@@ -1,0 +1,66 @@
+import GRDB
+
+extension StoreSchema {
+    /// The first format whose history carries what sync needs (format 4): hybrid clocks,
+    /// the values of every local change, a stored sequence counter per peer, property clocks and
+    /// delete tombstones.
+    static let syncFormat = 4
+
+    /// The `sk_metadata` key holding the largest hybrid clock reading the store has issued or imported.
+    static let clockKey = "clock"
+
+    /// Adds the format-4 columns and tables to a store of format 3 (a new store gets them the same
+    /// way, right after its format-3 tables): nothing is rewritten, and every added column is NULL
+    /// or its default in existing rows.
+    ///
+    /// - `sk_transaction.hlc`: the transaction's hybrid clock reading (NULL before format 4: read as
+    ///   its timestamp);
+    /// - `sk_change.payload`: the values the change set (``ChangePayload``; NULL before format 4 and
+    ///   for imported changes, which are never exported again);
+    /// - `sk_peer.last_seq`: for the local peer the last sequence number issued (the stored counter:
+    ///   it never goes back, even once old transactions are archived), for another peer the last of
+    ///   its transactions imported; `exported_seq`: for the local peer, the last exported into the
+    ///   current content name; `last_seen`: when another peer last published its manifest;
+    /// - `sk_clock`, `sk_member_clock`: who last set a property, or a to-many membership, by update
+    ///   (inserts are read from the history instead: a bulk import writes no clock rows);
+    /// - `sk_tombstone`: every deleted record, so that a delete wins over a late insert or update.
+    static func addSyncHistory(in db: Database) throws {
+        if try !db.columns(in: "sk_transaction").contains(where: { $0.name == "hlc" }) {
+            try db.execute(sql: "ALTER TABLE sk_transaction ADD COLUMN hlc INTEGER")
+        }
+        if try !db.columns(in: "sk_change").contains(where: { $0.name == "payload" }) {
+            try db.execute(sql: "ALTER TABLE sk_change ADD COLUMN payload BLOB")
+        }
+        let peerColumns = Set(try db.columns(in: "sk_peer").map(\.name))
+        if !peerColumns.contains("last_seq") {
+            try db.execute(sql: "ALTER TABLE sk_peer ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0")
+        }
+        if !peerColumns.contains("exported_seq") {
+            try db.execute(sql: "ALTER TABLE sk_peer ADD COLUMN exported_seq INTEGER NOT NULL DEFAULT 0")
+        }
+        if !peerColumns.contains("last_seen") {
+            try db.execute(sql: "ALTER TABLE sk_peer ADD COLUMN last_seen REAL")
+        }
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sk_clock (
+                gid TEXT NOT NULL, property TEXT NOT NULL, rank INTEGER NOT NULL, hlc INTEGER NOT NULL, peer TEXT NOT NULL,
+                PRIMARY KEY (gid, property)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS sk_member_clock (
+                relationship TEXT NOT NULL, owner TEXT NOT NULL, target TEXT NOT NULL, present INTEGER NOT NULL,
+                rank INTEGER NOT NULL, hlc INTEGER NOT NULL, peer TEXT NOT NULL,
+                PRIMARY KEY (relationship, owner, target)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS sk_tombstone (
+                gid TEXT PRIMARY KEY NOT NULL, entity TEXT NOT NULL, hlc INTEGER NOT NULL, peer TEXT NOT NULL, identity TEXT
+            ) WITHOUT ROWID;
+            """)
+        // The counter starts where the history stands; deletes made before format 4 become tombstones.
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO sk_peer (peer, is_local, first_seen)
+                SELECT DISTINCT peer, 0, MIN(timestamp) FROM sk_transaction GROUP BY peer;
+            UPDATE sk_peer SET last_seq = MAX(last_seq, COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0));
+            INSERT OR IGNORE INTO sk_tombstone (gid, entity, hlc, peer, identity)
+                SELECT c.gid, c.entity, CAST(t.timestamp * 1000 AS INTEGER) << 16, t.peer, c.tombstone
+                FROM sk_change c JOIN sk_transaction t ON t.id = c.tx WHERE c.kind = 'delete';
+            """)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import ObjectModel
+import Testing
+@testable import SyncStore
+
+/// Export, transaction log encoding and import between stores in one process: what `sync` is built on.
+@Suite struct SyncRoundTripTests {
+    let folder: TemporaryFolder
+
+    init() throws { folder = try TemporaryFolder() }
+
+    private func store(_ name: String) throws -> SyncStore {
+        try SyncStore.create(at: folder.path("\(name).store"), model: TestModels.workspace(), contentName: "W", peerID: name)
+    }
+
+    /// Moves every transaction of `from` that `to` lacks, through the log encoding.
+    @discardableResult
+    private func push(_ from: SyncStore, to: SyncStore) throws -> RemoteImportReport {
+        let after = try to.importWatermarks()[from.metadata.peerID] ?? 0
+        let encoder = TransactionLogEncoder()
+        try from.exportTransactions(after: after, into: encoder, maxChanges: .max)
+        var transactions: [SyncTransaction] = []
+        let decoder = TransactionLogDecoder(model: from.model, peer: from.metadata.peerID)
+        try encoder.bytes.withUnsafeBytes { bytes in try decoder.forEachTransaction(in: bytes) { transactions.append($0) } }
+        return try to.applyRemoteTransactions(transactions)
+    }
+
+    private func exchange(_ stores: [SyncStore]) throws {
+        for _ in 0..<2 {
+            for from in stores { for to in stores where to !== from { try push(from, to: to) } }
+        }
+    }
+
+    @Test func everyKindOfChangeArrivesWithItsValues() throws {
+        let a = try store("A"), b = try store("B")
+        let (task, tag, owner, profile) = try a.save(author: "app") { tx in
+            let project = try tx.insert("Project", values: ["name": .string("P")])
+            let task = try tx.insert("Task", values: ["title": .string("T"), "priority": .integer(3)])
+            try tx.setToOne("project", of: task, to: project)
+            let tag = try tx.insert("Tag", values: ["name": .string("red")])
+            try tx.setToMany("tags", of: task, to: [tag])
+            let owner = try tx.insert("Owner", values: ["name": .string("O")])
+            let profile = try tx.insert("Profile", values: ["bio": .string("b")])
+            try tx.setToOne("profile", of: owner, to: profile)
+            try tx.insert("Kinds", values: [
+                "i16": .integer(-3), "i64": .integer(.max), "dec": .decimal("12.250"), "dbl": .double(-0.0), "flt": .double(.infinity),
+                "str": .string("a\u{0}b é"), "flag": .boolean(true), "when": .date(Date(timeIntervalSince1970: -1.5)),
+                "bytes": .binary(Data([0, 1, 2])), "uid": .uuid(UUID()), "link": .uri("https://x/y"),
+            ])
+            try tx.insert("Attachment", values: ["data": .binary(Data(repeating: 7, count: 10_000))])
+            return (task, tag, owner, profile)
+        }
+        try a.save(author: "app") { tx in
+            try tx.update(task, values: ["title": .string("T2")])
+            try tx.setToMany("tags", of: task, to: [])
+            try tx.setToOne("profile", of: owner, to: nil)
+            try tx.delete(profile)
+            try tx.setToMany("items", of: tag, to: [task])
+        }
+        try push(a, to: b)
+        #expect(try b.contentDigest() == a.contentDigest())
+        #expect(try b.importWatermarks()["A"] == 2)
+        // Nothing more to send, and sending again changes nothing.
+        let again = try push(a, to: b)
+        #expect(again.transactions.isEmpty)
+        #expect(try b.contentDigest() == a.contentDigest())
+    }
+
+    @Test func bulkImportedRecordsTravelWithTheirValues() throws {
+        let a = try store("A"), b = try store("B")
+        let run = try a.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let records = (0..<50).map { ImportRecord(entity: "Tag", globalID: GlobalID("tag-\($0)"), values: ["name": .string("n\($0)")]) }
+        try a.importBatch(records, author: "storekeep.migrate", migration: run.id,
+                          checkpoint: MigrationCheckpoint(stream: "s", position: 49, rows: 50, rejected: 0))
+        try a.save(author: "app") { tx in try tx.update(GlobalID("tag-3"), values: ["name": .string("renamed")]) }
+        try push(a, to: b)
+        #expect(try b.contentDigest() == a.contentDigest())
+        #expect(try b.record(GlobalID("tag-3"))?.values["name"] == .string("renamed"))
+    }
+
+    @Test func concurrentUpdatesOfOnePropertyEndTheSameEverywhere() throws {
+        let a = try store("A"), b = try store("B"), c = try store("C")
+        let id = try a.save(author: "app") { try $0.insert("Tag", values: ["name": .string("x")]) }
+        try exchange([a, b, c])
+        try a.save(author: "app") { try $0.update(id, values: ["name": .string("from A")]) }
+        try b.save(author: "app") { try $0.update(id, values: ["name": .string("from B")]) }
+        try c.save(author: "app") { try $0.update(id, values: ["name": .string("from C")]) }
+        try push(c, to: a)
+        try push(b, to: c)
+        try push(a, to: b)
+        try exchange([a, b, c])
+        let values = try [a, b, c].map { try $0.record(id)?.values["name"] }
+        #expect(Set(values.map { "\(String(describing: $0))" }).count == 1)
+        #expect(try a.contentDigest() == b.contentDigest())
+        #expect(try b.contentDigest() == c.contentDigest())
+    }
+
+    @Test func aDeleteWinsOverAConcurrentUpdate() throws {
+        let a = try store("A"), b = try store("B")
+        let id = try a.save(author: "app") { try $0.insert("Tag", values: ["name": .string("x")]) }
+        try exchange([a, b])
+        try a.save(author: "app") { try $0.delete(id) }
+        try b.save(author: "app") { try $0.update(id, values: ["name": .string("edited later")]) }
+        try exchange([a, b])
+        #expect(try a.record(id) == nil)
+        #expect(try b.record(id) == nil)
+        #expect(try a.contentDigest() == b.contentDigest())
+    }
+
+    @Test func anInsertOfARecordElsewhereNeverOverwritesAnUpdate() throws {
+        let a = try store("A"), b = try store("B")
+        let seed = GlobalID("seed-SpeechType-Toast")
+        try a.save(author: "seed") { try $0.insert("SpeechType", id: seed, values: ["name": .string("Toast"), "greenSeconds": .double(60)],
+                                                   seed: SeedMark(set: "builtin", version: 1)) }
+        try a.save(author: "app") { try $0.update(seed, values: ["greenSeconds": .double(90)]) }
+        // B seeds the same record later, offline.
+        Thread.sleep(forTimeInterval: 0.01)
+        try b.save(author: "seed") { try $0.insert("SpeechType", id: seed, values: ["name": .string("Toast"), "greenSeconds": .double(60)],
+                                                   seed: SeedMark(set: "builtin", version: 1)) }
+        try exchange([a, b])
+        #expect(try a.record(seed)?.values["greenSeconds"] == .double(90))
+        #expect(try b.record(seed)?.values["greenSeconds"] == .double(90))
+        #expect(try a.contentDigest() == b.contentDigest())
+    }
+
+    @Test func concurrentMembershipChangesMergeMemberByMember() throws {
+        let a = try store("A"), b = try store("B")
+        let (note, red, blue) = try a.save(author: "app") { tx in
+            let note = try tx.insert("Note", values: ["title": .string("n")])
+            let red = try tx.insert("Tag", values: ["name": .string("red")])
+            let blue = try tx.insert("Tag", values: ["name": .string("blue")])
+            try tx.setToMany("tags", of: note, to: [red])
+            return (note, red, blue)
+        }
+        try exchange([a, b])
+        try a.save(author: "app") { try $0.setToMany("tags", of: note, to: [red, blue]) }
+        try b.save(author: "app") { try $0.setToMany("tags", of: note, to: []) }
+        try exchange([a, b])
+        #expect(try a.contentDigest() == b.contentDigest())
+        // A added blue (B never touched it); B's removal of red is later than A's unchanged red.
+        #expect(try a.related("tags", of: note) == [blue])
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ObjectModel
+import StoreMaintenance
+import SyncStore
+import Testing
+
+/// A disk that runs full part-way through `migrate`, through a blob write, and through `repair`'s
+/// backup: the documented exit status and one clear message, the source untouched, no lock left,
+/// and a target that a run with room finishes, to the same content as a run that never ran out.
+@Suite("disk full", .serialized, .enabled(if: SmallDisk.isAvailable, SmallDisk.unavailable))
+struct DiskFullTests {
+    private func sha256(_ path: String) throws -> String {
+        SHA256.hexDigest(of: try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    private func digest(_ store: String) throws -> String {
+        let result = try StorekeepProcess.run(["digest", store, "--json"])
+        try #require(result.status == 0, "\(result)")
+        return try result.jsonObject()["digest"] as? String ?? ""
+    }
+
+    /// Migrates `source` onto a disk left with `room` bytes; checks the failure, then reruns with room.
+    private func migrateRunsOutOfSpace(source: String, room: Int, expecting words: String, in directory: TemporaryDirectory) throws {
+        let disk = try SmallDisk()
+        defer { disk.unmount() }
+        let target = disk.url.appendingPathComponent("t.store").path
+        let before = try sha256(source)
+        try disk.fill(leaving: room)
+
+        let full = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping], timeout: 120)
+        #expect(full.status == 74, "a full disk part-way is an I/O failure (74): \(full)")
+        #expect(full.stderr.contains("storekeep: error: \(target): "), "the message names the target: \(full.stderr)")
+        #expect(full.stderr.contains("the disk is full") && full.stderr.contains(words), "\(full.stderr)")
+        #expect(full.stderr.contains("hint: free some space"), "the message says what to do: \(full.stderr)")
+        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: StoreLock.lockPath(for: target)), "the lock was left behind")
+        #expect(try sha256(source) == before, "the source was modified")
+
+        try disk.makeRoom()
+        let rerun = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--json"], timeout: 120)
+        #expect(rerun.status == 0, "with room again the run finishes: \(rerun)")
+        let reference = directory.url.appendingPathComponent("reference.store").path
+        let uninterrupted = try StorekeepProcess.run(["migrate", source, "--to", reference, "--mapping", SpeechTimerData.mapping], timeout: 120)
+        try #require(uninterrupted.status == 0, "\(uninterrupted)")
+        #expect(try digest(target) == digest(reference), "the resumed target holds what an uninterrupted run writes")
+    }
+
+    @Test("migrate: the disk fills while batches are written")
+    func migrateFillsTheDisk() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // An empty store of format 4 takes about 350 KB of 16 KB pages (and as much again in its WAL):
+        // the room leaves the creation whole and runs out among the batches.
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 8000, recordingEvery: 0)
+        try migrateRunsOutOfSpace(source: source, room: 1_200 << 10, expecting: "cannot write a batch", in: directory)
+    }
+
+    @Test("migrate: the disk fills while a blob file is written")
+    func blobWriteFillsTheDisk() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // 300 recordings of 3 to 12 KB: about 2 MB of blob files, written before the rows that refer to them.
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 300, recordingEvery: 1)
+        try migrateRunsOutOfSpace(source: source, room: 1500 << 10, expecting: "cannot write the external value of Speech.recording", in: directory)
+    }
+
+    @Test("repair: a backup that does not fit exits 73, changes nothing, leaves no partial backup; with room it runs")
+    func repairBackupDoesNotFit() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let disk = try SmallDisk()
+        defer { disk.unmount() }
+        let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 100, recordingEvery: 2)
+        let store = disk.url.appendingPathComponent("s.store").path
+        try #require(try StorekeepProcess.run(["migrate", source, "--to", store, "--mapping", SpeechTimerData.mapping]).status == 0)
+        let damaged = try SyncStore.open(at: store)
+        let speech = try #require(try damaged.globalIDs(of: "Speech").first)
+        try RepairShelfModel.raw(store, "UPDATE e_Speech SET r_type = 'GONE' WHERE _gid = ?", [speech.rawValue])
+        let copy = directory.url.appendingPathComponent("copy.store").path
+        try damaged.backup(to: copy)
+        let before = try digest(store)
+        let history = try damaged.historySummary().transactions
+        try disk.fill(leaving: 64 << 10)
+
+        let full = try StorekeepProcess.run(["repair", store])
+        #expect(full.status == 73, "a backup that cannot be created is 73 (docs/repair.md): \(full)")
+        #expect(full.stderr.contains("\(store).repair-") && full.stderr.contains("the disk is full"), "\(full.stderr)")
+        #expect(full.stderr.contains("nothing was repaired") && full.stderr.contains("hint: free space"), "\(full.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: StoreLock.lockPath(for: store)), "the lock was left behind")
+        let left = try FileManager.default.contentsOfDirectory(atPath: disk.url.path).filter { $0.contains(".repair-") }
+        #expect(left.isEmpty, "a partial backup was left: \(left)")
+        #expect(try digest(store) == before && SyncStore.open(at: store, readOnly: true).historySummary().transactions == history)
+
+        try disk.makeRoom()
+        let rerun = try StorekeepProcess.run(["repair", store, "--json"])
+        #expect(rerun.status == 1, "the speech left without a type is the user's to fix (policy keep): \(rerun)")
+        #expect(try rerun.jsonObject()["backup"] as? String != nil)
+        #expect(try StorekeepProcess.run(["repair", copy, "--no-backup"]).status == 1)
+        #expect(try digest(store) == digest(copy), "the repair after the failure did what an uninterrupted one does")
+    }
+}
