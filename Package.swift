@@ -75,7 +75,7 @@ let package = Package(
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "StoreMaintenanceTests",
-            dependencies: ["StoreMaintenance", "SyncStore", "SyncContainer", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["StoreMaintenance", "SyncStore", "SyncContainer", "ObjectModel", "LegacyFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "storekeepTests",
             dependencies: [

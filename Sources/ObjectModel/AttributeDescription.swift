@@ -43,6 +43,10 @@ public struct AttributeDescription: Hashable, Sendable, Codable {
     public var valueTransformerName: String?
     /// Whether generated code uses a scalar type (recorded, not used for storage).
     public var usesScalarValueType: Bool?
+    /// `true` when Xcode's "Preserve After Deletion" is set (`preserveAfterDeletion="YES"`): Core Data
+    /// keeps the value in its persistent history tombstones, and the flag enters Core Data's version
+    /// hash. `nil` when not set (kept optional so that models stored without it still decode).
+    public var preservesValueOnDeletion: Bool?
     /// Free-form key/value pairs from the model editor.
     public var userInfo: [String: String]
 
@@ -54,7 +58,7 @@ public struct AttributeDescription: Hashable, Sendable, Codable {
         isIndexed: Bool = false, elementID: String? = nil, versionHashModifier: String? = nil,
         minValueString: String? = nil, maxValueString: String? = nil, regularExpression: String? = nil,
         compositeName: String? = nil, valueTransformerName: String? = nil, usesScalarValueType: Bool? = nil,
-        userInfo: [String: String] = [:]
+        preservesValueOnDeletion: Bool? = nil, userInfo: [String: String] = [:]
     ) {
         self.name = name
         self.type = type
@@ -74,6 +78,7 @@ public struct AttributeDescription: Hashable, Sendable, Codable {
         self.compositeName = compositeName
         self.valueTransformerName = valueTransformerName
         self.usesScalarValueType = usesScalarValueType
+        self.preservesValueOnDeletion = preservesValueOnDeletion
         self.userInfo = userInfo
     }
 }

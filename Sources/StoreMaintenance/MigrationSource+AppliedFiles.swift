@@ -2,7 +2,7 @@ import Foundation
 import SyncStore
 
 extension MigrationSource {
-    /// No files by default (a Core Data store is read through its own model, with no mapping).
+    /// No files by default.
     public var appliedFiles: [MigrationFile] { [] }
 }
 
@@ -13,8 +13,16 @@ extension PropertyListMappingSource {
     }
 }
 
+extension CoreDataMigrationSource {
+    /// The step files and mapping models of the chain, by absolute path (none when every step is
+    /// inferred, or without a bundle).
+    public var appliedFiles: [MigrationFile] {
+        (chain?.stepFiles ?? []).map { MigrationFile(path: URL(fileURLWithPath: $0.path).standardizedFileURL.path, checksum: $0.checksum) }
+    }
+}
+
 extension StoreMigrationSource {
-    /// The step files of the chain, by absolute path (none when every step is inferred).
+    /// The step files and mapping models of the chain, by absolute path (none when every step is inferred).
     public var appliedFiles: [MigrationFile] {
         chain.stepFiles.map { MigrationFile(path: URL(fileURLWithPath: $0.path).standardizedFileURL.path, checksum: $0.checksum) }
     }

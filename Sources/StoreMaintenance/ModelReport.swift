@@ -1,3 +1,4 @@
+import LegacyFormats
 import ObjectModel
 
 /// What `storekeep model show` reports about one model version: entities with their properties,
@@ -108,6 +109,9 @@ public struct ModelReport: Encodable, Sendable, Equatable {
         public var className: String?
         /// The entity version hash.
         public var hash: String
+        /// Core Data's own entity version hash (64 hex digits), as Core Data writes it into a store's
+        /// `NSStoreModelVersionHashes`.
+        public var coreDataHash: String
         /// The attributes it declares.
         public var attributes: [Attribute]
         /// The relationships it declares.
@@ -172,6 +176,7 @@ public struct ModelReport: Encodable, Sendable, Equatable {
     /// Describes `model`, one version of `bundle` read from `path`.
     public init(bundle: ModelBundle, model: ManagedModel, path: String) {
         let hashes = ModelVersionHash(model)
+        let coreDataHashes = CoreDataVersionHash.entityHashes(of: model)
         self.path = path
         name = bundle.name
         version = model.versionName
@@ -184,7 +189,8 @@ public struct ModelReport: Encodable, Sendable, Equatable {
             let facts = model.facts(of: entity.name)
             return Entity(
                 name: entity.name, parent: entity.parentName, abstract: entity.isAbstract, className: entity.className,
-                hash: hashes.entities[entity.name] ?? "", attributes: entity.attributes.map(Self.attribute),
+                hash: hashes.entities[entity.name] ?? "", coreDataHash: CoreDataVersionHash.hex(coreDataHashes[entity.name] ?? []),
+                attributes: entity.attributes.map(Self.attribute),
                 relationships: entity.relationships.map(Self.relationship), fetchedProperties: entity.fetchedPropertyNames,
                 uniquenessConstraints: entity.uniquenessConstraints,
                 fetchIndexes: entity.fetchIndexes.map { FetchIndex(name: $0.name, properties: $0.elements.map(\.property)) },

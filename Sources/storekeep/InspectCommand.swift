@@ -37,10 +37,13 @@ struct InspectCommand: StorekeepCommand {
             let reader = try CoreDataStoreReader.open(at: URL(fileURLWithPath: source))
             defer { reader.close() }
             let summary = reader.summary
-            try context.output.emit(CoreDataInspection(path: source, kind: "coreDataStore", coreData: summary)) {
-                var table = TextTable(columns: [.init("entity"), .init("parent"), .init("table"), .init("records", alignment: .right)])
+            let hashes = ((try? reader.storeVersionHashes()) ?? [:]).mapValues(CoreDataVersionHash.hex)
+            try context.output.emit(CoreDataInspection(path: source, kind: "coreDataStore", coreData: summary, versionHashes: hashes)) {
+                var table = TextTable(columns: [.init("entity"), .init("parent"), .init("table"), .init("records", alignment: .right),
+                                                .init("Core Data hash")])
                 for entity in summary.entities {
-                    table.append([entity.name + (entity.isAbstract ? " (abstract)" : ""), entity.parent ?? "", entity.table, String(entity.count)])
+                    table.append([entity.name + (entity.isAbstract ? " (abstract)" : ""), entity.parent ?? "", entity.table, String(entity.count),
+                                  String((hashes[entity.name] ?? "").prefix(12))])
                 }
                 return (["\(source): Apple Core Data store", reader.modelSentence] + reader.notes + ["", table.render()]).joined(separator: "\n")
             }
@@ -73,6 +76,9 @@ struct CoreDataInspection: Encodable {
     var kind: String
     /// Entities with record counts, and where the model came from.
     var coreData: CoreDataStoreSummary
+    /// The store's `NSStoreModelVersionHashes`: Core Data's version hash of each entity (64 hex
+    /// digits), by entity name, as `model show` computes them from a model version.
+    var versionHashes: [String: String]
 }
 
 /// The JSON document of `inspect` on a storekeep store.

@@ -11,7 +11,9 @@ struct MigrateCommand: StorekeepCommand {
         abstract: "Migrate a legacy property list, an Apple Core Data store or an older storekeep store into a new versioned store, in resumable batches.",
         discussion: """
             The kind of SOURCE is recognised from its content. A property list needs --mapping; \
-            an older storekeep store needs --model (the bundle holding its version and the target). \
+            an older storekeep store needs --model (the bundle holding its version and the target); \
+            a Core Data store given --model (the app's bundle) is read with the version it was made \
+            with, found by Core Data's version hashes, and migrated to the current version. \
             The source is never modified. Killed at any point, the same command resumes from the \
             last checkpoint; run again after it finished, it says so and changes nothing.
             """)
@@ -30,8 +32,12 @@ struct MigrateCommand: StorekeepCommand {
     var model: String?
 
     /// The version of `--model` to use.
-    @Option(help: "The version of --model to use (default: its current version).")
+    @Option(help: "The version of --model to use: for a Core Data store, the store's own version (default: found by its version hashes); otherwise the target (default: the current version).")
     var modelVersion: String?
+
+    /// The target version of `--model`.
+    @Option(help: "The version of --model to migrate to (default: its current version).")
+    var targetVersion: String?
 
     /// The mapping file for a property list.
     @Option(help: "The mapping file (required for a property list).", completion: .file())
@@ -65,6 +71,7 @@ struct MigrateCommand: StorekeepCommand {
     func validate() throws {
         guard (batchSize ?? 1) >= 1 && (batchSize ?? 1) <= 1_000_000 else { throw ValidationError("--batch-size must be between 1 and 1000000.") }
         guard MigrationOptions.OnError(rawValue: onError) != nil else { throw ValidationError("--on-error must be stop or skip.") }
+        guard targetVersion == nil || model != nil else { throw ValidationError("--target-version needs --model.") }
     }
 
     /// Recognises the source, then plans or runs the migration.
@@ -81,7 +88,15 @@ struct MigrateCommand: StorekeepCommand {
             }
             migrationSource = try PropertyListMappingSource(plist: source, mapping: MappingFileReader.read(path: mapping), model: model)
         case .coreDataStore:
-            migrationSource = try CoreDataMigrationSource(path: source, model: model, modelVersion: modelVersion)
+            if let model {
+                migrationSource = try CoreDataMigrationSource(path: source, bundlePath: model, versionOverride: modelVersion,
+                                                              targetVersion: targetVersion)
+            } else {
+                guard modelVersion == nil else {
+                    throw CommandExit(status: 64, message: "storekeep: error: --model-version needs --model (the app's .xcdatamodeld bundle)")
+                }
+                migrationSource = try CoreDataMigrationSource(path: source, managedModel: nil)
+            }
         case .storekeepStore:
             guard let model else {
                 throw CommandUsageError("\(source) is \(kind.description); migrating it needs --model BUNDLE",
@@ -91,7 +106,10 @@ struct MigrateCommand: StorekeepCommand {
                 throw CommandUsageError("\(source) is \(kind.description); --mapping is for property lists",
                                         hint: "leave --mapping out: a store's steps are inferred or read from step files (docs/steps.md)")
             }
-            let storeSource = try StoreMigrationSource(path: source, model: model, modelVersion: modelVersion)
+            if let modelVersion, let targetVersion, modelVersion != targetVersion {
+                throw CommandExit(status: 64, message: "storekeep: error: for a storekeep store --model-version names the target version; --target-version names another (\(targetVersion)): give one of them")
+            }
+            let storeSource = try StoreMigrationSource(path: source, model: model, modelVersion: targetVersion ?? modelVersion)
             defaultContentName = storeSource.contentName
             migrationSource = storeSource
         case .unknown(let words):

@@ -17,7 +17,7 @@ struct ModelReportText {
             var heading = "entity \(entity.name)"
             if let parent = entity.parent { heading += " : \(parent)" }
             if entity.abstract { heading += " (abstract)" }
-            heading += "  hash \(entity.hash.prefix(12))"
+            heading += "  hash \(entity.hash.prefix(12))  Core Data hash \(entity.coreDataHash.prefix(12))"
             lines.append(heading)
             var facts: [String] = []
             if !entity.facts.seedKey.isEmpty { facts.append("seed key: \(entity.facts.seedKey.joined(separator: ", "))") }

@@ -147,6 +147,16 @@ extension ExitCodeCase {
             let source = try w.coreDataStore()
             return .init(arguments: ["migrate", source, "--to", w.path("t.store"), "--model", w.speechTimerModel], names: [source])
         },
+        .init("input.core-data-version-not-in-bundle") { w in
+            let source = try w.coreDataStore()
+            let bundle = try w.tasksBundle("Later", sizeTypes: ["Integer 16"], withDone: true)
+            return .init(arguments: ["migrate", source, "--to", w.path("t.store"), "--model", bundle], names: [source, "'Tasks 1'", "Task.done"])
+        },
+        .init("input.core-data-versions-ambiguous") { w in
+            let source = try w.coreDataStore()
+            let bundle = try w.tasksBundle("Both", sizeTypes: ["Integer 16", "Integer 32"])
+            return .init(arguments: ["migrate", source, "--to", w.path("t.store"), "--model", bundle], names: [source, "'Tasks 1', 'Tasks 2'", "--model-version"])
+        },
         .init("input.rejected-record") { w in
             let source = try w.coreDataStore(hostile: ["UPDATE ZTASK SET ZSIZE = 'many' WHERE Z_PK = 7"])
             return .init(arguments: ["migrate", source, "--to", w.path("t.store")], names: [source, "'many'"], output: .report)

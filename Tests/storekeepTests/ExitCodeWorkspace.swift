@@ -114,6 +114,26 @@ struct ExitCodeWorkspace {
         return (bundle.path, store)
     }
 
+    /// A bundle `NAME.xcdatamodeld` of the Task and Tag entities of ``coreDataStore(_:rows:hostile:)``,
+    /// one version per entry of `sizeTypes` (`Tasks 1`, `Tasks 2`, …: `Task.size`'s type in it),
+    /// with `Task.done` too when `withDone` (a column that store does not have).
+    func tasksBundle(_ name: String, sizeTypes: [String], withDone: Bool = false) throws -> String {
+        for (index, sizeType) in sizeTypes.enumerated() {
+            let done = withDone ? "\n        <attribute name=\"done\" optional=\"YES\" attributeType=\"Boolean\"/>" : ""
+            try write("\(name).xcdatamodeld/Tasks \(index + 1).xcdatamodel/contents", """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                    <entity name="Task">
+                        <attribute name="title" optional="YES" attributeType="String"/>
+                        <attribute name="size" optional="YES" attributeType="\(sizeType)"/>\(done)
+                    </entity>
+                    <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>
+                </model>
+                """)
+        }
+        return path("\(name).xcdatamodeld")
+    }
+
     /// A migration of `Tasks.sqlite` stopped at its rejected row 15 after committing the rows
     /// before it, and a committed record then changed by hand in the target: resuming it fails
     /// its verification. Returns the source and the target.

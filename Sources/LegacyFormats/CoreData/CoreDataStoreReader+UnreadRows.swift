@@ -37,6 +37,21 @@ extension CoreDataStoreReader {
         }
     }
 
+    /// The number of rows ``forEachRecord(entity:afterPrimaryKey:batchSize:_:)`` reads for `entity`
+    /// (its `Z_ENT`, a positive integer `Z_PK`), counted now; 0 for an entity the store does not map.
+    ///
+    /// - Throws: ``CoreDataStoreError`` when SQLite cannot count them.
+    public func recordRowCount(of entity: String) throws -> Int {
+        guard let table = mapping.entities[entity]?.table else { return 0 }
+        do {
+            return try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(rowCondition(of: entity)) AND Z_PK > 0") ?? 0
+            }
+        } catch let error as DatabaseError {
+            throw Self.readingError(error, path: path, what: "count the rows of \(entity) in \(table)")
+        }
+    }
+
     /// Calls `body` with each row of `table` that no record of an entity with records of its own
     /// stands for (see above), in `Z_PK` order: its place in that order (1, 2, …) and why it is no
     /// record, naming its `Z_PK` and `Z_ENT`. Resume after the place `afterPlace`; stop by

@@ -51,7 +51,7 @@ public final class CoreDataStoreReader: Sendable {
     let mapping: StoreMapping
     let values: StoredValueDecoder
 
-    private init(
+    init(
         path: String, model: ManagedModel, modelSource: ModelSource, modelSentence: String, notes: [String],
         entityCounts: [String: Int], unreadRowCounts: [String: Int], snapshot: StoreSnapshot, queue: DatabaseQueue,
         schema: CoreDataSchema, mapping: StoreMapping
@@ -144,7 +144,7 @@ public final class CoreDataStoreReader: Sendable {
     }
 
     /// Every entity table has the `Z_PK` and `Z_ENT` columns rows are told apart by.
-    private static func requireKeyColumns(schema: CoreDataSchema, path: String) throws(CoreDataStoreError) {
+    static func requireKeyColumns(schema: CoreDataSchema, path: String) throws(CoreDataStoreError) {
         for table in Set(schema.entityRows.map(\.table)).sorted() {
             for column in ["Z_PK", "Z_ENT"] where !schema.has(table, column: column) {
                 throw CoreDataStoreError(
@@ -154,7 +154,7 @@ public final class CoreDataStoreReader: Sendable {
         }
     }
 
-    private static func countEntities(schema: CoreDataSchema, db: Database) throws -> [String: Int] {
+    static func countEntities(schema: CoreDataSchema, db: Database) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for row in schema.entityRows { counts[row.name] = 0 }
         let tables = Dictionary(grouping: schema.entityRows) { schema.table(ofEntity: $0.number) }
@@ -179,7 +179,7 @@ public final class CoreDataStoreReader: Sendable {
         return counts
     }
 
-    private static func openingError(_ error: any Error, path: String) -> CoreDataStoreError {
+    static func openingError(_ error: any Error, path: String) -> CoreDataStoreError {
         if let error = error as? CoreDataStoreError { return error }
         if let problem = error as? CoreDataSchema.SchemaProblem {
             switch problem {

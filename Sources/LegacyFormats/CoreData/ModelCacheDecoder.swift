@@ -118,7 +118,8 @@ enum ModelCacheDecoder {
             allowsExternalBinaryDataStorage: type.isBinary && flags & externalStorageFlag != 0,
             isIndexed: archive.bool(fields["NSIsIndexed"]), elementID: renaming == name ? nil : renaming,
             versionHashModifier: archive.string(fields["NSVersionHashModifier"]),
-            valueTransformerName: archive.string(fields["NSValueTransformerName"]), userInfo: info)
+            valueTransformerName: archive.string(fields["NSValueTransformerName"]),
+            preservesValueOnDeletion: flags & preserveAfterDeletionFlag != 0 ? true : nil, userInfo: info)
     }
 
     private static func relationship(

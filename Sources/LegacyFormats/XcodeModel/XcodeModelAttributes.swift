@@ -39,7 +39,8 @@ enum XcodeModelAttributes {
             minValueString: nonEmpty(xml["minValueString"]), maxValueString: nonEmpty(xml["maxValueString"]),
             regularExpression: nonEmpty(xml["regularExpressionString"]), compositeName: nonEmpty(xml["composite"]),
             valueTransformerName: nonEmpty(xml["valueTransformerName"]),
-            usesScalarValueType: xml["usesScalarValueType"].map { flag($0) })
+            usesScalarValueType: xml["usesScalarValueType"].map { flag($0) },
+            preservesValueOnDeletion: flag(xml["preserveAfterDeletion"]) ? true : nil)
     }
 
     static func relationship(

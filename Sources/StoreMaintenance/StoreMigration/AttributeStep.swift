@@ -6,6 +6,9 @@ public struct AttributeStep: Hashable, Sendable {
     public enum Origin: Hashable, Sendable {
         /// The previous version's attribute `from`, converted.
         case copy(from: String, conversion: ValueConversion)
+        /// The value at the end of a key path through to-one relationships of the previous version
+        /// (`["continent", "code"]`: the record's continent's code), converted; read through ``StepLookups``.
+        case path([String], conversion: ValueConversion)
         /// The same value for every record (a step file's `value:`).
         case constant(AttributeValue)
         /// Nothing is carried over: the attribute takes its model default, or stays empty.

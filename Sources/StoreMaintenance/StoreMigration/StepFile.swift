@@ -22,6 +22,9 @@ public struct StepFile: Hashable, Sendable {
         public var drop: Bool
         /// The file line.
         public var line: Int
+        /// A key path through to-one relationships of the previous version to the attribute whose
+        /// value is taken (`["continent", "code"]`); only a mapping model's rules set it.
+        public var path: [String]? = nil
     }
 
     /// How one relationship of the next version is filled.
@@ -34,6 +37,9 @@ public struct StepFile: Hashable, Sendable {
         public var drop: Bool
         /// The file line.
         public var line: Int
+        /// A key path through to-one relationships of the previous version to the record that becomes
+        /// the target (`["country", "continent"]`); only a mapping model's rules set it.
+        public var path: [String]? = nil
     }
 
     /// One entity block.

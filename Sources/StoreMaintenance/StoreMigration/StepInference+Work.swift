@@ -6,12 +6,19 @@ extension StepInference {
         let old: ManagedModel
         let new: ManagedModel
         let file: StepFile?
+        /// Whether properties no rule mentions are matched by renaming identifier and name (a lightweight
+        /// step), or left empty (a mapping model's step: what it does not map gets no value).
+        var infersUnmentioned = true
         /// Previous-version entity → next-version entity.
         var targetOf: [String: String] = [:]
         /// Entity rules of the step file, by next-version entity.
         var rules: [String: StepFile.EntityRule] = [:]
         var problems: [String] = []
         var changes: [String] = []
+        /// Relationships of the entity being worked on filled through key paths (next name → path).
+        var relationshipPaths: [String: [String]] = [:]
+        /// To-many relationships of the entity being worked on filled from an old to-one.
+        var promotedToMany: Set<String> = []
 
         init(old: ManagedModel, new: ManagedModel, file: StepFile?) {
             self.old = old
@@ -50,6 +57,10 @@ extension StepInference {
                 targetOf[source] = entity
             }
             for entity in new.entities where rules[entity.name] == nil {
+                guard infersUnmentioned else {
+                    note("entity \(entity.name) gets no records from the mapping model")
+                    continue
+                }
                 let key = StepInference.identifier(name: entity.name, elementID: entity.elementID)
                 let match = old.entities.first { StepInference.identifier(name: $0.name, elementID: $0.elementID) == key }
                     ?? old.entity(named: entity.name)
@@ -93,16 +104,24 @@ extension StepInference {
                     note("\(place) set to \(text)")
                     continue
                 }
+                if let rule, let path = rule.path, path.count > 1 {
+                    if let step = pathStep(path, from: source, to: attribute, conversion: rule.conversion, place: place) { steps.append(step) }
+                    continue
+                }
                 var match: AttributeDescription?
                 if let from = rule?.from {
                     guard let named = oldAttributes.first(where: { $0.name == from }) else {
                         throw fileError(rule?.line ?? 0, "entity \(source) of '\(old.versionName)' has no stored attribute named '\(from)'")
                     }
                     match = named
-                } else {
+                } else if infersUnmentioned {
                     let key = StepInference.identifier(name: attribute.name, elementID: attribute.elementID)
                     match = oldAttributes.first { StepInference.identifier(name: $0.name, elementID: $0.elementID) == key }
                         ?? oldAttributes.first { $0.name == attribute.name }
+                } else if rule == nil {
+                    steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .modelDefault))
+                    note("\(place) gets no value from the mapping model")
+                    continue
                 }
                 if rule?.drop == true {
                     if let match { used.insert(match.name) }
@@ -167,6 +186,34 @@ extension StepInference {
                                  valueForEmpty: valueForEmpty)
         }
 
+        /// The step of an attribute filled from the end of a key path through to-one relationships of
+        /// the previous version (a mapping model's `$source.continent.code`).
+        private mutating func pathStep(_ path: [String], from source: String, to attribute: AttributeDescription,
+                                       conversion declared: ValueConversion?, place: String) -> AttributeStep? {
+            guard let holder = toOneDestination(of: path.dropLast(), from: source),
+                  let last = path.last, let end = old.attribute(last, of: holder), !end.isTransient else {
+                problems.append("\(place): the key path \(path.joined(separator: ".")) does not lead through to-one relationships of \(source) to a stored attribute")
+                return nil
+            }
+            guard let conversion = declared ?? ValueConversion.inferred(from: end.type, to: attribute.type) else {
+                problems.append("\(place): \(path.joined(separator: ".")) is \(end.type.rawValue), which does not become \(attribute.type.rawValue) (give the attribute a rule)")
+                return nil
+            }
+            note("\(place) taken from \(source).\(path.joined(separator: "."))")
+            return AttributeStep(name: attribute.name, type: attribute.type, origin: .path(path, conversion: conversion))
+        }
+
+        /// The entity reached from `source` through the to-one relationships `hops` of the previous
+        /// version, or `nil` when a hop is not a stored to-one relationship.
+        func toOneDestination(of hops: ArraySlice<String>, from source: String) -> String? {
+            var current = source
+            for hop in hops {
+                guard let relationship = old.relationship(hop, of: current), !relationship.isToMany, !relationship.isTransient else { return nil }
+                current = relationship.destination
+            }
+            return current
+        }
+
         /// The relationships kept by one concrete entity pair's records: next name → previous name.
         mutating func relationships(from source: String, to target: String) throws -> [String: String] {
             let oldRelationships = old.relationships(of: source).filter { !$0.isTransient }
@@ -183,16 +230,30 @@ extension StepInference {
             for relationship in newRelationships {
                 let rule = ruleOf[relationship.name]
                 let place = "\(target).\(relationship.name)"
+                if let rule, let path = rule.path, path.count > 1 {
+                    guard let reached = toOneDestination(of: path[...], from: source), let destination = targetOf[reached],
+                          new.entity(destination, isKindOf: relationship.destination) else {
+                        problems.append("\(place): the key path \(path.joined(separator: ".")) does not lead through to-one relationships of \(source) to a record that becomes a \(relationship.destination)")
+                        continue
+                    }
+                    guard StepInference.isKeptByOwner(relationship, in: new) else { continue }
+                    relationshipPaths[relationship.name] = path
+                    if relationship.isToMany { promotedToMany.insert(relationship.name) }
+                    note("\(place) taken from \(source).\(path.joined(separator: "."))")
+                    continue
+                }
                 var match: RelationshipDescription?
                 if let from = rule?.from {
                     guard let named = oldRelationships.first(where: { $0.name == from }) else {
                         throw fileError(rule?.line ?? 0, "entity \(source) of '\(old.versionName)' has no stored relationship named '\(from)'")
                     }
                     match = named
-                } else {
+                } else if infersUnmentioned {
                     let key = StepInference.identifier(name: relationship.name, elementID: relationship.elementID)
                     match = oldRelationships.first { StepInference.identifier(name: $0.name, elementID: $0.elementID) == key }
                         ?? oldRelationships.first { $0.name == relationship.name }
+                } else if rule == nil {
+                    continue
                 }
                 if rule?.drop == true {
                     if let match { used.insert(match.name) }
@@ -204,8 +265,20 @@ extension StepInference {
                     continue
                 }
                 used.insert(match.name)
-                if match.isToMany != relationship.isToMany {
-                    problems.append("\(place) changes from \(match.isToMany ? "to-many" : "to-one") to \(relationship.isToMany ? "to-many" : "to-one") (drop the old members)")
+                if match.isToMany && !relationship.isToMany {
+                    problems.append("\(place) changes from to-many to to-one, which Core Data does not infer either (drop the old members)")
+                    continue
+                }
+                if !match.isToMany && relationship.isToMany {
+                    // Core Data infers this: the old target becomes the only member.
+                    guard let destination = targetOf[match.destination], new.entity(destination, isKindOf: relationship.destination),
+                          StepInference.isKeptByOwner(relationship, in: new) else {
+                        problems.append("\(place) changes from to-one to a to-many kept by its inverse's records (drop the old members)")
+                        continue
+                    }
+                    kept[relationship.name] = match.name
+                    promotedToMany.insert(relationship.name)
+                    note("\(place) changes from to-one to to-many (the old target becomes its only member)")
                     continue
                 }
                 guard let destination = targetOf[match.destination], new.entity(destination, isKindOf: relationship.destination) else {
@@ -222,7 +295,9 @@ extension StepInference {
                 }
                 if match.name != relationship.name { note("\(source).\(match.name) renamed to \(relationship.name)") }
             }
-            for relationship in oldRelationships where !used.contains(relationship.name) {
+            // A mapping model's step carries a relationship kept by its inverse through that inverse.
+            for relationship in oldRelationships where !used.contains(relationship.name)
+                && (infersUnmentioned || StepInference.isKeptByOwner(relationship, in: old)) {
                 note("\(source).\(relationship.name) removed")
             }
             return kept

@@ -1,3 +1,5 @@
+import Foundation
+import LegacyFormats
 import ObjectModel
 
 /// Infers the step between two consecutive model versions the way Core Data's lightweight
@@ -21,11 +23,41 @@ public enum StepInference {
     /// - Throws: ``StepFileError`` for a rule that does not fit the versions (file and line named);
     ///   ``StepInferenceError`` listing everything that can be neither inferred nor found in the file.
     public static func step(from old: ManagedModel, to new: ManagedModel, file: StepFile?, stepFilePath: String) throws -> ModelStep {
-        var work = Work(old: old, new: new, file: file)
+        try checkVersions(of: file, old: old, new: new)
+        let origin: ModelStep.Origin = file.map { .file(path: $0.path, checksum: $0.checksum) } ?? .inferred
+        return try step(Work(old: old, new: new, file: file), origin: origin, stepFile: file, stepFilePath: stepFilePath)
+    }
+
+    /// The step from `old` to `new` that an Xcode mapping model describes, the step file's rules
+    /// (when there is one) overriding the mapping's (see `MappingStepRules`). Nothing is inferred:
+    /// what the mapping does not map gets no value, and source entities it does not map are not carried over.
+    ///
+    /// - Throws: ``StepFileError``; ``StepInferenceError`` listing what needs a step file rule (an
+    ///   entity mapping with a custom migration policy, an expression storekeep does not read, …).
+    public static func step(from old: ManagedModel, to new: ManagedModel, mapping: XcodeMappingModel, file: StepFile?,
+                            stepFilePath: String) throws -> ModelStep {
+        try checkVersions(of: file, old: old, new: new)
+        var rules = MappingStepRules(mapping: mapping, old: old, new: new, stepFile: file, stepFilePath: stepFilePath)
+        var work = Work(old: old, new: new, file: rules.rules())
+        work.infersUnmentioned = false
+        work.problems = rules.problems
+        let origin = ModelStep.Origin.mappingModel(
+            path: URL(fileURLWithPath: mapping.path).appendingPathComponent("xcmapping.xml").path, checksum: mapping.checksum,
+            stepFile: file?.path, stepFileChecksum: file?.checksum)
+        return try step(work, origin: origin, stepFile: file, stepFilePath: stepFilePath)
+    }
+
+    private static func checkVersions(of file: StepFile?, old: ManagedModel, new: ManagedModel) throws {
         if let file, file.from != old.versionName || file.to != new.versionName {
             throw StepFileError(path: file.path, line: file.line,
                                 problem: "the file says it goes from '\(file.from)' to '\(file.to)', but it is used from '\(old.versionName)' to '\(new.versionName)'")
         }
+    }
+
+    private static func step(_ start: Work, origin: ModelStep.Origin, stepFile file: StepFile?, stepFilePath: String) throws -> ModelStep {
+        var work = start
+        let old = work.old
+        let new = work.new
         try work.matchEntities()
         var entities: [String: EntityStep] = [:]
         for entity in old.entities where !entity.isAbstract {
@@ -35,14 +67,20 @@ public enum StepInference {
                 continue
             }
             let attributes = try work.attributes(from: entity.name, to: target)
+            work.relationshipPaths = [:]
+            work.promotedToMany = []
             let relationships = try work.relationships(from: entity.name, to: target)
-            entities[entity.name] = EntityStep(source: entity.name, target: target, attributes: attributes, relationships: relationships)
+            var step = EntityStep(source: entity.name, target: target, attributes: attributes, relationships: relationships,
+                                  relationshipPaths: work.relationshipPaths, promotedToMany: work.promotedToMany)
+            step.passesUnchanged = step.isIdentity(from: old, to: new)
+            entities[entity.name] = step
         }
         guard work.problems.isEmpty else {
+            var mappingModel: String?
+            if case .mappingModel(let path, _, _, _) = origin { mappingModel = URL(fileURLWithPath: path).deletingLastPathComponent().path }
             throw StepInferenceError(from: old.versionName, to: new.versionName, problems: work.problems,
-                                     stepFile: stepFilePath, stepFileExists: file != nil)
+                                     stepFile: stepFilePath, stepFileExists: file != nil, mappingModel: mappingModel)
         }
-        let origin: ModelStep.Origin = file.map { .file(path: $0.path, checksum: $0.checksum) } ?? .inferred
         return ModelStep(from: old.versionName, to: new.versionName, origin: origin, entities: entities, changes: work.changes)
     }
 

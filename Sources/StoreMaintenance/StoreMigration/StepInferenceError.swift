@@ -15,14 +15,17 @@ public struct StepInferenceError: OperatorFacingError, Hashable {
     public var stepFile: String
     /// Whether that file exists.
     public var stepFileExists: Bool
+    /// The mapping model the step follows, when it follows one (its `.xcmappingmodel` folder).
+    public var mappingModel: String?
 
     /// Creates the error.
-    public init(from: String, to: String, problems: [String], stepFile: String, stepFileExists: Bool) {
+    public init(from: String, to: String, problems: [String], stepFile: String, stepFileExists: Bool, mappingModel: String? = nil) {
         self.from = from
         self.to = to
         self.problems = problems
         self.stepFile = stepFile
         self.stepFileExists = stepFileExists
+        self.mappingModel = mappingModel
     }
 
     /// Always `.badInput` (exit 65).
@@ -37,7 +40,11 @@ public struct StepInferenceError: OperatorFacingError, Hashable {
 
     /// The versions and every problem.
     public var description: String {
-        "the step from model version '\(from)' to '\(to)' cannot be inferred"
+        if let mappingModel {
+            return "the step from model version '\(from)' to '\(to)' follows the mapping model \(mappingModel), which asks for what storekeep cannot do by itself"
+                + (stepFileExists ? " even with its step file" : "") + ": " + problems.joined(separator: "; ")
+        }
+        return "the step from model version '\(from)' to '\(to)' cannot be inferred"
             + (stepFileExists ? " even with its step file" : "") + ": " + problems.joined(separator: "; ")
     }
 }

@@ -4,6 +4,7 @@ import SyncStore
 struct StoreEntityStream: MigrationStream {
     let store: SyncStore
     let chain: StepChain
+    let lookups: StepLookups
     /// The entity in the old store.
     let sourceEntity: String
     /// The entity in the target version.
@@ -23,7 +24,7 @@ struct StoreEntityStream: MigrationStream {
             guard let last = page.last else { return }
             for exported in page {
                 let item: MigrationItem
-                switch chain.transform(exported.record) {
+                switch chain.transform(exported.record, lookups: lookups) {
                 case .record(let record)?: item = .record(position: exported.rowID, record)
                 case .rejected(let reason)?: item = .rejected(position: exported.rowID, reason: reason)
                 case nil: continue

@@ -24,6 +24,8 @@ public final class StoreMigrationSource: MigrationSource {
     public let fingerprint: String
     /// Records per read from the old store.
     public var pageSize = 500
+    /// What the steps' key paths read from other records (empty for most chains).
+    let lookups: StepLookups
 
     /// Opens the store read-only and plans the steps.
     ///
@@ -43,8 +45,21 @@ public final class StoreMigrationSource: MigrationSource {
     ///   - bundlePath: where step files are looked up (beside it), and the path messages name.
     public init(path: String, bundle: ModelBundle, bundlePath: String, modelVersion: String? = nil) throws {
         store = try SyncStore.open(at: path, readOnly: true)
-        chain = try StepPlanner.chain(storeModel: store.model, storeHash: store.metadata.modelHash, bundle: bundle,
-                                      bundlePath: bundlePath, targetVersion: modelVersion)
+        let planned = try StepPlanner.chain(storeModel: store.model, storeHash: store.metadata.modelHash, bundle: bundle,
+                                            bundlePath: bundlePath, targetVersion: modelVersion)
+        chain = planned
+        let old = store
+        lookups = try planned.buildLookups { body in
+            for entity in old.model.entities where !entity.isAbstract {
+                var after: Int64 = 0
+                while true {
+                    let page = try old.exportRecords(of: entity.name, afterRowID: after, limit: 500)
+                    guard let last = page.last else { break }
+                    for exported in page { try body(exported.record) }
+                    after = last.rowID
+                }
+            }
+        }
         location = path
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
         fingerprint = try SourceFingerprint.of(
@@ -66,7 +81,7 @@ public final class StoreMigrationSource: MigrationSource {
         return "steps: " + chain.steps.map(\.summary).joined(separator: "; ")
     }
 
-    /// The step files' checksum ("-" when every step is inferred).
+    /// The checksum of the step files and mapping models applied ("-" when every step is inferred).
     public var checksum: String { chain.checksum }
 
     /// Nothing to check beyond what planning did.
@@ -82,7 +97,7 @@ public final class StoreMigrationSource: MigrationSource {
             .filter { !$0.isAbstract && (counts[$0.name] ?? 0) > 0 }
             .compactMap { entity -> StoreEntityStream? in
                 guard let target = chain.targetEntity(of: entity.name) else { return nil }
-                return StoreEntityStream(store: store, chain: chain, sourceEntity: entity.name, entity: target,
+                return StoreEntityStream(store: store, chain: chain, lookups: lookups, sourceEntity: entity.name, entity: target,
                                          count: counts[entity.name] ?? 0, pageSize: pageSize)
             }
             .sorted { (order[$0.entity] ?? 0, $0.sourceEntity) < (order[$1.entity] ?? 0, $1.sourceEntity) }

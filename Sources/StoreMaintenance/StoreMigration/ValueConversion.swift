@@ -3,8 +3,10 @@ import ObjectModel
 
 /// How one attribute value becomes a value of the next model version's type.
 ///
-/// `same` and `widen` are inferred (a lightweight step); the others are named in step files
-/// (`convert: string-to-integer`) and are never inferred, because they can fail or lose information.
+/// `same`, `widen` and `numeric` are inferred (a lightweight step, with Core Data's rules: any
+/// change between numeric types and Boolean); the others are named in step files
+/// (`convert: string-to-integer`) and are never inferred. A value that a conversion cannot carry
+/// exactly is never changed: its record is rejected.
 ///
 /// ```swift
 /// ValueConversion.inferred(from: .integer16, to: .integer64)          // .widen
@@ -15,6 +17,10 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
     case same
     /// A numeric widening (Integer 16 → 32 → 64, Integer → Double or Decimal, Float → Double).
     case widen
+    /// Any other change between Integer 16/32/64, Decimal, Double, Float and Boolean, which Core Data's
+    /// lightweight migration accepts: each value must fit exactly (an integer in the narrower range, a
+    /// whole number for an integer type, 0 or 1 for a Boolean), or its record is rejected.
+    case numeric
     /// String → any integer type: the trimmed text must be a whole number that fits.
     case stringToInteger = "string-to-integer"
     /// Any integer type → String (decimal digits).
@@ -40,18 +46,22 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
         case (.integer16, .double), (.integer32, .double), (.integer64, .double): return .widen
         case (.integer16, .decimal), (.integer32, .decimal), (.integer64, .decimal): return .widen
         case (.float, .double): return .widen
-        default: return nil
+        default: return isNumericOrBoolean(old) && isNumericOrBoolean(new) ? .numeric : nil
         }
     }
 
-    /// The conversions a step file may name (everything but `same` and `widen`).
-    public static var declarable: [ValueConversion] { allCases.filter { $0 != .same && $0 != .widen } }
+    /// The conversions a step file may name (everything but the inferred `same`, `widen` and `numeric`).
+    public static var declarable: [ValueConversion] { allCases.filter { $0 != .same && $0 != .widen && $0 != .numeric } }
+
+    /// The types between which Core Data's inferred mapping accepts a type change.
+    private static func isNumericOrBoolean(_ type: AttributeType) -> Bool { type.isNumeric || type == .boolean }
 
     /// Whether this conversion turns values of type `old` into values of type `new`.
     public func applies(from old: AttributeType, to new: AttributeType) -> Bool {
         switch self {
         case .same: return old == new
         case .widen: return Self.inferred(from: old, to: new) == .widen
+        case .numeric: return Self.inferred(from: old, to: new) == .numeric
         case .stringToInteger: return old == .string && new.isInteger
         case .integerToString: return old.isInteger && new == .string
         case .stringToFloatingPoint: return old == .string && (new == .double || new == .float)
@@ -89,6 +99,8 @@ public enum ValueConversion: String, Hashable, Sendable, CaseIterable {
             }
         case (.widen, .double):
             return .success(value)
+        case (.numeric, _):
+            return NumericChange.convert(value, to: new)
         case (.stringToInteger, .string(let text)):
             guard let number = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 return .failure(ConversionFailure("the text '\(text.prefix(40))' is not a whole number"))
