@@ -71,7 +71,7 @@ final class EntityPlan: Sendable {
             columns.append(relationship.column)
             if let order = relationship.order { columns.append(order) }
         }
-        insertSQL = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        insertSQL = "INSERT INTO \(table.quotedSQLIdentifier) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         hasExternalStorage = attributes.contains { $0.allowsExternalBinaryDataStorage }
         self.lineEncoder = lineEncoder
         attributeNames = typeByName.keys.sorted()

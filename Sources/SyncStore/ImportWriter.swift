@@ -115,7 +115,7 @@ final class ImportWriter {
             guard case .join(let joinTable, let sourceColumn, let targetColumn, let sourceOrder, _)? = layout.relationships[entity]?[name] else { continue }
             let orderColumn = "\(sourceColumn)_order"
             let upsert = """
-                INSERT INTO \(joinTable.quotedDatabaseIdentifier) (\(sourceColumn), \(targetColumn), \(orderColumn)) VALUES (?, ?, ?)
+                INSERT INTO \(joinTable.quotedSQLIdentifier) (\(sourceColumn), \(targetColumn), \(orderColumn)) VALUES (?, ?, ?)
                 ON CONFLICT (owner, target) DO UPDATE SET \(orderColumn) = excluded.\(orderColumn)
                 """
             let statement = try db.cachedStatement(sql: upsert)

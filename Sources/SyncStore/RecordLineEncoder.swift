@@ -36,7 +36,7 @@ final class RecordLineEncoder: Sendable {
         let attributeColumns = attributes.compactMap { columns[$0.name] }
         guard attributeColumns.count == attributes.count else { return nil }
         let selected = ["_gid", "_seed_set", "_seed_version"] + attributeColumns + toOne.map(\.column)
-        selectSQL = "SELECT \(selected.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ?"
+        selectSQL = "SELECT \(selected.map(\.quotedSQLIdentifier).joined(separator: ", ")) FROM \(table.quotedSQLIdentifier) WHERE _entity = ?"
     }
 
     /// Writes the line of the current row of `statement` (prepared from ``selectSQL``) into `line`;

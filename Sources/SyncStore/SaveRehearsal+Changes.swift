@@ -105,7 +105,7 @@ extension SaveRehearsal {
             guard let found = try reader.locate(id) else { continue }
             for (table, column) in columns where table == found.table {
                 let statement = try reader.db.cachedStatement(
-                    sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?")
+                    sql: "SELECT \(column.quotedSQLIdentifier) FROM \(table.quotedSQLIdentifier) WHERE _gid = ?")
                 if let value = (try DatabaseValue.fetchOne(statement, arguments: [id.rawValue])).flatMap(String.fromDatabaseValue),
                    let digest = BlobStore.digest(inReference: value) {
                     candidates.insert(digest)
@@ -115,8 +115,8 @@ extension SaveRehearsal {
         guard !candidates.isEmpty else { return [] }
         var stillReferred = Set<String>()
         for (table, column) in columns {
-            let c = column.quotedDatabaseIdentifier
-            let rows = try Row.fetchCursor(reader.db, sql: "SELECT _gid, \(c) FROM \(table.quotedDatabaseIdentifier) WHERE typeof(\(c)) = 'text'")
+            let c = column.quotedSQLIdentifier
+            let rows = try Row.fetchCursor(reader.db, sql: "SELECT _gid, \(c) FROM \(table.quotedSQLIdentifier) WHERE typeof(\(c)) = 'text'")
             while let row = try rows.next() {
                 guard let gid = String.fromDatabaseValue(row[0]), !deleted.contains(GlobalID(gid)),
                       let value = String.fromDatabaseValue(row[1]), let digest = BlobStore.digest(inReference: value),

@@ -137,7 +137,7 @@ public final class SaveRehearsal {
     func joinHolders(table: String, targetColumn: String, of id: GlobalID) throws -> [GlobalID] {
         let sourceColumn = targetColumn == "owner" ? "target" : "owner"
         let stored = try String.fetchAll(
-            reader.db.cachedStatement(sql: "SELECT \(sourceColumn) FROM \(table.quotedDatabaseIdentifier) WHERE \(targetColumn) = ? ORDER BY \(sourceColumn)"),
+            reader.db.cachedStatement(sql: "SELECT \(sourceColumn) FROM \(table.quotedSQLIdentifier) WHERE \(targetColumn) = ? ORDER BY \(sourceColumn)"),
             arguments: [id.rawValue]).map(GlobalID.init)
         var found: [GlobalID] = []
         var seen = Set<GlobalID>()

@@ -46,12 +46,12 @@ enum StoreSchema {
                 "_created REAL NOT NULL", "_updated REAL", "_seed_set TEXT", "_seed_version INTEGER", "_insert_run INTEGER",
             ]
             let extra = layout.tableColumns[table] ?? []
-            columns += extra.map { "\($0.name.quotedDatabaseIdentifier) \($0.type)" }
-            try db.execute(sql: "CREATE TABLE \(table.quotedDatabaseIdentifier) (\(columns.joined(separator: ", ")))")
+            columns += extra.map { "\($0.name.quotedSQLIdentifier) \($0.type)" }
+            try db.execute(sql: "CREATE TABLE \(table.quotedSQLIdentifier) (\(columns.joined(separator: ", ")))")
         }
         for table in layout.joinTables {
             try db.execute(sql: """
-                CREATE TABLE \(table.quotedDatabaseIdentifier) (
+                CREATE TABLE \(table.quotedSQLIdentifier) (
                     owner TEXT NOT NULL, target TEXT NOT NULL, owner_order INTEGER, target_order INTEGER,
                     PRIMARY KEY (owner, target)) WITHOUT ROWID
                 """)
@@ -71,16 +71,16 @@ enum StoreSchema {
     static func createIndexes(in db: Database, layout: StoreLayout) throws {
         try createGlobalIDIndexes(in: db, layout: layout)
         for table in Set(layout.tableOfEntity.values).sorted() {
-            let quoted = table.quotedDatabaseIdentifier
+            let quoted = table.quotedSQLIdentifier
             if layout.sharedTables.contains(table) {
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedDatabaseIdentifier) ON \(quoted) (_entity)")
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)__entity".quotedSQLIdentifier) ON \(quoted) (_entity)")
             }
             for column in layout.tableColumns[table] ?? [] where column.name.hasPrefix("r_") {
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_\(column.name)".quotedDatabaseIdentifier) ON \(quoted) (\(column.name.quotedDatabaseIdentifier))")
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_\(column.name)".quotedSQLIdentifier) ON \(quoted) (\(column.name.quotedSQLIdentifier))")
             }
         }
         for table in layout.joinTables {
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (target)")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedSQLIdentifier) ON \(table.quotedSQLIdentifier) (target)")
         }
         try db.execute(sql: """
             CREATE INDEX IF NOT EXISTS sk_change_tx ON sk_change (tx);
@@ -94,7 +94,7 @@ enum StoreSchema {
     /// - Throws: `DatabaseError` with `SQLITE_CONSTRAINT` when two records share a global ID.
     static func createGlobalIDIndexes(in db: Database, layout: StoreLayout) throws {
         for table in Set(layout.tableOfEntity.values).sorted() {
-            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(gidIndexName(of: table).quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (_gid)")
+            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(gidIndexName(of: table).quotedSQLIdentifier) ON \(table.quotedSQLIdentifier) (_gid)")
         }
     }
 
@@ -151,9 +151,10 @@ enum StoreSchema {
         if format < 2 { try createMigrationTables(in: db) }
         if format < insertRunFormat {
             for table in Set(layout.tableOfEntity.values).sorted() where try db.tableExists(table) {
-                let columns = try db.columns(in: table).map(\.name)
+                // Bound, not interpolated: GRDB's `columns(in:)` quotes the name without doubling a `"`.
+                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
                 if !columns.contains("_insert_run") {
-                    try db.execute(sql: "ALTER TABLE \(table.quotedDatabaseIdentifier) ADD COLUMN _insert_run INTEGER")
+                    try db.execute(sql: "ALTER TABLE \(table.quotedSQLIdentifier) ADD COLUMN _insert_run INTEGER")
                 }
             }
             try createInsertRunTable(in: db)

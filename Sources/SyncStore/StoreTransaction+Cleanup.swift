@@ -40,10 +40,10 @@ extension StoreTransaction {
         guard case .column(let table, let column, let orderColumn) = try relationshipStorage(relationship, of: entity).1 else {
             throw request("\(entity).\(relationship) is not a to-one relationship")
         }
-        let order = orderColumn.map { ", \($0.quotedDatabaseIdentifier) = NULL" } ?? ""
+        let order = orderColumn.map { ", \($0.quotedSQLIdentifier) = NULL" } ?? ""
         let empty = try db.cachedStatement(
-            sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = NULL\(order) WHERE _gid IN (SELECT value FROM json_each(?))")
-        let stamp = try db.cachedStatement(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET _updated = ? WHERE _gid IN (SELECT value FROM json_each(?))")
+            sql: "UPDATE \(table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = NULL\(order) WHERE _gid IN (SELECT value FROM json_each(?))")
+        let stamp = try db.cachedStatement(sql: "UPDATE \(table.quotedSQLIdentifier) SET _updated = ? WHERE _gid IN (SELECT value FROM json_each(?))")
         let found = try invalidReferenceHolders(relationship, ofRecordsOf: entity, holders)
         var start = found.startIndex
         while start < found.endIndex {
@@ -67,11 +67,11 @@ extension StoreTransaction {
         let destinationTable = try self.table(of: description.destination)
         let allowed = [description.destination] + model.descendants(of: description.destination).map(\.name)
         let marks = Array(repeating: "?", count: allowed.count).joined(separator: ", ")
-        let c = column.quotedDatabaseIdentifier
+        let c = column.quotedSQLIdentifier
         let invalid = try db.cachedStatement(sql: """
-            SELECT h.value FROM json_each(?) h JOIN \(table.quotedDatabaseIdentifier) s ON s._gid = h.value
+            SELECT h.value FROM json_each(?) h JOIN \(table.quotedSQLIdentifier) s ON s._gid = h.value
             WHERE s._entity = ? AND s.\(c) IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM \(destinationTable.quotedDatabaseIdentifier) t WHERE t._gid = s.\(c) AND t._entity IN (\(marks)))
+              AND NOT EXISTS (SELECT 1 FROM \(destinationTable.quotedSQLIdentifier) t WHERE t._gid = s.\(c) AND t._entity IN (\(marks)))
             ORDER BY h.key
             """)
         var found: [GlobalID] = []
@@ -129,7 +129,7 @@ extension StoreTransaction {
     @discardableResult
     public func removeJoinRow(in table: String, owner: GlobalID, target: GlobalID) throws -> Bool {
         guard layout.joinTables.contains(table) else { throw request("there is no join table named '\(table)'") }
-        try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE owner = ? AND target = ?",
+        try db.execute(sql: "DELETE FROM \(table.quotedSQLIdentifier) WHERE owner = ? AND target = ?",
                        arguments: [owner.rawValue, target.rawValue])
         guard db.changesCount > 0 else { return false }
         if let ownerEntity = try self.entity(of: owner), let name = joinRelationship(in: table, sourceColumn: "owner", of: ownerEntity) {

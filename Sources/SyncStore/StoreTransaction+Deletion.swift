@@ -34,7 +34,7 @@ extension StoreTransaction {
         try releaseOwnRelationships(of: id, entity: entity)
         try removeReferences(to: id)
         try keepInsertOfRecordLeaving(id, table: table)
-        try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", arguments: [id.rawValue])
+        try db.execute(sql: "DELETE FROM \(table.quotedSQLIdentifier) WHERE _gid = ?", arguments: [id.rawValue])
         pending.deleted(id, entity: entity, tombstone: tombstone)
         for member in cascaded where try self.entity(of: member) != nil {
             try delete(member, visited: &visited)
@@ -48,12 +48,12 @@ extension StoreTransaction {
         case .column(let table, let column, _):
             return try currentTarget(table: table, column: column, of: id).map { [$0] } ?? []
         case .inverseColumn(let table, let column, let orderColumn):
-            let order = orderColumn.map { "\($0.quotedDatabaseIdentifier), " } ?? ""
-            return try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY \(order)_gid",
+            let order = orderColumn.map { "\($0.quotedSQLIdentifier), " } ?? ""
+            return try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedSQLIdentifier) WHERE \(column.quotedSQLIdentifier) = ? ORDER BY \(order)_gid",
                                        arguments: [id.rawValue]).map(GlobalID.init)
         case .join(let table, let sourceColumn, let targetColumn, let sourceOrder, _):
             let order = sourceOrder.map { "\($0), " } ?? ""
-            return try String.fetchAll(db, sql: "SELECT \(targetColumn) FROM \(table.quotedDatabaseIdentifier) WHERE \(sourceColumn) = ? ORDER BY \(order)\(targetColumn)",
+            return try String.fetchAll(db, sql: "SELECT \(targetColumn) FROM \(table.quotedSQLIdentifier) WHERE \(sourceColumn) = ? ORDER BY \(order)\(targetColumn)",
                                        arguments: [id.rawValue]).map(GlobalID.init)
         }
     }
@@ -70,7 +70,7 @@ extension StoreTransaction {
                 }
             case .join(let table, let sourceColumn, _, _, _)?:
                 let members = try self.members(of: relationship.name, of: id, entity: entity)
-                try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(sourceColumn) = ?", arguments: [id.rawValue])
+                try db.execute(sql: "DELETE FROM \(table.quotedSQLIdentifier) WHERE \(sourceColumn) = ?", arguments: [id.rawValue])
                 if let inverse {
                     for member in members { try touch(member, entity: try requireEntity(of: member), properties: [inverse.name]) }
                 }
@@ -95,9 +95,9 @@ extension StoreTransaction {
                     }
                 case .join(let table, let sourceColumn, let targetColumn, _, _):
                     guard seenJoins.insert("\(table).\(sourceColumn)").inserted else { continue }
-                    let holders = try String.fetchAll(db, sql: "SELECT \(sourceColumn) FROM \(table.quotedDatabaseIdentifier) WHERE \(targetColumn) = ? ORDER BY \(sourceColumn)",
+                    let holders = try String.fetchAll(db, sql: "SELECT \(sourceColumn) FROM \(table.quotedSQLIdentifier) WHERE \(targetColumn) = ? ORDER BY \(sourceColumn)",
                                                       arguments: [id.rawValue]).map(GlobalID.init)
-                    try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(targetColumn) = ?", arguments: [id.rawValue])
+                    try db.execute(sql: "DELETE FROM \(table.quotedSQLIdentifier) WHERE \(targetColumn) = ?", arguments: [id.rawValue])
                     for holder in holders where holder != id {
                         try touch(holder, entity: try requireEntity(of: holder), properties: [name])
                     }
@@ -112,7 +112,7 @@ extension StoreTransaction {
         var values: [String: AttributeValue] = [:]
         for name in model.identifyingAttributes(of: entity) {
             guard let column = layout.attributeColumns[entity]?[name], let attribute = model.attribute(name, of: entity) else { continue }
-            let stored = try DatabaseValue.fetchOne(db, sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?",
+            let stored = try DatabaseValue.fetchOne(db, sql: "SELECT \(column.quotedSQLIdentifier) FROM \(table.quotedSQLIdentifier) WHERE _gid = ?",
                                                     arguments: [id.rawValue]) ?? .null
             values[name] = ValueCoder.attributeValue(stored, for: attribute.type)
         }

@@ -50,7 +50,7 @@ extension StoreTransaction {
     /// them now; records the clock of each property (an update) or of the record (an insert).
     private func payload(of change: HistoryChange, clocks: ClockStore, clock: PropertyClock) throws -> Data? {
         guard let schema = store.syncSchemas[change.entity],
-              let row = try Row.fetchOne(db, sql: "SELECT * FROM \(schema.table.quotedDatabaseIdentifier) WHERE _gid = ?",
+              let row = try Row.fetchOne(db, sql: "SELECT * FROM \(schema.table.quotedSQLIdentifier) WHERE _gid = ?",
                                          arguments: [change.globalID.rawValue]) else { return nil }
         let rank = clock.rank
         var body = WireWriter()
@@ -84,7 +84,7 @@ extension StoreTransaction {
                 var memberships: [MembershipChange] = []
                 for member in members {
                     let state = try Row.fetchOne(db, sql: """
-                        SELECT \(sourceOrder ?? "NULL"), \(targetOrder ?? "NULL") FROM \(table.quotedDatabaseIdentifier)
+                        SELECT \(sourceOrder ?? "NULL"), \(targetOrder ?? "NULL") FROM \(table.quotedSQLIdentifier)
                         WHERE \(sourceColumn) = ? AND \(targetColumn) = ?
                         """, arguments: [change.globalID.rawValue, member.rawValue])
                     let membership = MembershipChange(member: member, added: state != nil,

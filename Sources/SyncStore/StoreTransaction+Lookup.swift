@@ -20,13 +20,13 @@ extension StoreTransaction {
             }
             let normalized = ValueCoder.normalized(value, for: attribute) ?? value
             if normalized.isNull {
-                conditions.append("\(column.quotedDatabaseIdentifier) IS NULL")
+                conditions.append("\(column.quotedSQLIdentifier) IS NULL")
             } else {
-                conditions.append("\(column.quotedDatabaseIdentifier) = ?")
+                conditions.append("\(column.quotedSQLIdentifier) = ?")
                 arguments.append(ValueCoder.databaseValue(normalized))
             }
         }
-        return try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(conditions.joined(separator: " AND ")) ORDER BY _gid",
+        return try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedSQLIdentifier) WHERE \(conditions.joined(separator: " AND ")) ORDER BY _gid",
                                    arguments: StatementArguments(arguments)).map(GlobalID.init)
     }
 }

@@ -61,9 +61,9 @@ extension StoreTransaction {
         _ relationship: RelationshipDescription, table: String, column: String, orderColumn: String?,
         from duplicate: GlobalID, to keeper: GlobalID
     ) throws {
-        let order = orderColumn.map { "\($0.quotedDatabaseIdentifier), " } ?? ""
+        let order = orderColumn.map { "\($0.quotedSQLIdentifier), " } ?? ""
         let holders = try String.fetchAll(
-            db, sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY \(order)_gid",
+            db, sql: "SELECT _gid FROM \(table.quotedSQLIdentifier) WHERE \(column.quotedSQLIdentifier) = ? ORDER BY \(order)_gid",
             arguments: [duplicate.rawValue]
         ).map(GlobalID.init)
         let inverse = StoreLayout.inverse(of: relationship, in: model)
@@ -102,7 +102,7 @@ extension StoreTransaction {
     ) throws {
         let targetColumn = storageKey.sourceColumn == "owner" ? "target" : "owner"
         let holders = try String.fetchAll(
-            db, sql: "SELECT \(storageKey.sourceColumn) FROM \(storageKey.table.quotedDatabaseIdentifier) WHERE \(targetColumn) = ? ORDER BY \(storageKey.sourceColumn)",
+            db, sql: "SELECT \(storageKey.sourceColumn) FROM \(storageKey.table.quotedSQLIdentifier) WHERE \(targetColumn) = ? ORDER BY \(storageKey.sourceColumn)",
             arguments: [duplicate.rawValue]
         ).map(GlobalID.init)
         for holder in holders where holder != duplicate {

@@ -17,7 +17,7 @@ extension StoreTransaction {
         guard old != target else { return }
         var order: Int64?
         if let target, let orderColumn {
-            let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(orderColumn.quotedDatabaseIdentifier)) FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(orderColumn.quotedSQLIdentifier)) FROM \(table.quotedSQLIdentifier) WHERE \(column.quotedSQLIdentifier) = ?",
                                           arguments: [target.rawValue])
             order = try last.map { try StoreError.number(after: $0, "the last position in \(target)'s list", path: store.path) } ?? 0
         }
@@ -80,7 +80,7 @@ extension StoreTransaction {
                 }
             }
         case .join(let table, let sourceColumn, let targetColumn, let sourceOrder, let targetOrder):
-            let quoted = table.quotedDatabaseIdentifier
+            let quoted = table.quotedSQLIdentifier
             let current = try String.fetchAll(db, sql: "SELECT \(targetColumn) FROM \(quoted) WHERE \(sourceColumn) = ?",
                                               arguments: [source.rawValue]).map(GlobalID.init)
             for removed in current where !unique.contains(removed) {
@@ -134,15 +134,15 @@ extension StoreTransaction {
     }
 
     func currentTarget(table: String, column: String, of id: GlobalID) throws -> GlobalID? {
-        let statement = try db.cachedStatement(sql: "SELECT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?")
+        let statement = try db.cachedStatement(sql: "SELECT \(column.quotedSQLIdentifier) FROM \(table.quotedSQLIdentifier) WHERE _gid = ?")
         return try String.fetchOne(statement, arguments: [id.rawValue]).map(GlobalID.init)
     }
 
     func writeColumn(table: String, column: String, orderColumn: String?, of id: GlobalID, target: GlobalID?, order: Int64?) throws {
-        var sql = "UPDATE \(table.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = ?"
+        var sql = "UPDATE \(table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = ?"
         var arguments: [DatabaseValueConvertible?] = [target?.rawValue]
         if let orderColumn {
-            sql += ", \(orderColumn.quotedDatabaseIdentifier) = ?"
+            sql += ", \(orderColumn.quotedSQLIdentifier) = ?"
             arguments.append(order)
         }
         arguments.append(id.rawValue)
@@ -163,7 +163,7 @@ extension GlobalID {
     /// The global IDs of the rows of `table` whose `column` holds `value`, ordered by global ID.
     static func fetch(_ db: Database, table: String, column: String, equals value: GlobalID) throws -> [GlobalID] {
         let statement = try db.cachedStatement(
-            sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ? ORDER BY _gid")
+            sql: "SELECT _gid FROM \(table.quotedSQLIdentifier) WHERE \(column.quotedSQLIdentifier) = ? ORDER BY _gid")
         return try String.fetchAll(statement, arguments: [value.rawValue]).map(GlobalID.init)
     }
 }

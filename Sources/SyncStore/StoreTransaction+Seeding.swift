@@ -74,11 +74,11 @@ extension StoreTransaction {
             guard let normalized = ValueCoder.normalized(value, for: attribute) else {
                 throw request("attribute \(entity).\(name) is of type \(attribute.type.rawValue) and cannot hold \(ValueCoder.refusal(of: value, type: attribute.type) ?? "a \(value.kindName) value")")
             }
-            assignments.append("\(column.quotedDatabaseIdentifier) = ?")
+            assignments.append("\(column.quotedSQLIdentifier) = ?")
             arguments.append(ValueCoder.databaseValue(normalized))
         }
         arguments.append(id.rawValue)
-        try db.execute(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(assignments.joined(separator: ", ")) WHERE _gid = ?",
+        try db.execute(sql: "UPDATE \(table.quotedSQLIdentifier) SET \(assignments.joined(separator: ", ")) WHERE _gid = ?",
                        arguments: StatementArguments(arguments))
         pending.inserted(id, entity: entity, properties: model.attributes(of: entity).filter { !$0.isTransient }.map(\.name))
     }

@@ -25,7 +25,7 @@ public final class StoreTransaction {
     /// One statement over every entity table that finds a record by global ID (prepared once per
     /// transaction: a repair looks up a million records).
     private lazy var locateSQL: String = layout.entityTables.enumerated().map { index, table in
-        "SELECT \(index) AS t, _entity FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?1"
+        "SELECT \(index) AS t, _entity FROM \(table.quotedSQLIdentifier) WHERE _gid = ?1"
     }.joined(separator: " UNION ALL ") + " LIMIT 1"
 
     init(db: Database, store: SyncStore, now: Date) {
@@ -70,7 +70,7 @@ public final class StoreTransaction {
             arguments.append(stored)
         }
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let sql = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(placeholders))"
+        let sql = "INSERT INTO \(table.quotedSQLIdentifier) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", "))) VALUES (\(placeholders))"
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
         entityCache[id] = entity
         pending.inserted(id, entity: entity, properties: given.keys)
@@ -86,11 +86,11 @@ public final class StoreTransaction {
         var arguments: [DatabaseValueConvertible?] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             let (column, stored) = try columnValue(name, value, entity: entity)
-            assignments.append("\(column.quotedDatabaseIdentifier) = ?")
+            assignments.append("\(column.quotedSQLIdentifier) = ?")
             arguments.append(stored)
         }
         arguments.append(id.rawValue)
-        try db.execute(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(assignments.joined(separator: ", ")) WHERE _gid = ?",
+        try db.execute(sql: "UPDATE \(table.quotedSQLIdentifier) SET \(assignments.joined(separator: ", ")) WHERE _gid = ?",
                        arguments: StatementArguments(arguments))
         try touch(id, entity: entity, properties: values.keys)
     }
@@ -144,7 +144,7 @@ public final class StoreTransaction {
     func touch(_ id: GlobalID, entity: String, properties: some Sequence<String>) throws {
         if !pending.wasInserted(id) {
             let table = try table(of: entity)
-            try db.cachedStatement(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET _updated = ? WHERE _gid = ?")
+            try db.cachedStatement(sql: "UPDATE \(table.quotedSQLIdentifier) SET _updated = ? WHERE _gid = ?")
                 .execute(arguments: [now.timeIntervalSince1970, id.rawValue])
         }
         pending.updated(id, entity: entity, properties: properties)

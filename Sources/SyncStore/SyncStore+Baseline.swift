@@ -41,7 +41,7 @@ extension SyncStore {
             for table in layout.joinTables {
                 let rows = try Row.fetchAll(db, sql: """
                     SELECT m.owner, m.target, m.present, m.rank, m.hlc, m.peer, j.owner_order, j.target_order
-                    FROM sk_member_clock m LEFT JOIN \(table.quotedDatabaseIdentifier) j ON j.owner = m.owner AND j.target = m.target
+                    FROM sk_member_clock m LEFT JOIN \(table.quotedSQLIdentifier) j ON j.owner = m.owner AND j.target = m.target
                     WHERE m.relationship = ? ORDER BY m.owner, m.target
                     """, arguments: [table])
                 for row in rows {
@@ -76,7 +76,7 @@ extension SyncStore {
             return nil
         })
         let builder = RowPayloadBuilder(store: self, db: db, schema: schema, names: schema.insertedPropertyNames(touchedToMany: ownerSide))
-        let quoted = schema.table.quotedDatabaseIdentifier
+        let quoted = schema.table.quotedSQLIdentifier
         let run = hasInsertRuns ? "r.tx" : "NULL"
         let runJoin = hasInsertRuns ? "LEFT JOIN sk_insert_run r ON r.id = e._insert_run" : ""
         let statement = try RawStatement("""

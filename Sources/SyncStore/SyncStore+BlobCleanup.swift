@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 
 /// What ``SyncStore/removeUnreferencedBlobs(_:modifiedBefore:)`` (by digest) or
 /// ``SyncStore/removeStrayBlobFolderFiles(_:modifiedBefore:)`` (by path) did with each file it was given.
@@ -131,7 +132,7 @@ extension SyncStore {
                 guard let table = layout.tableOfEntity[entity.name], let column = layout.attributeColumns[entity.name]?[attribute.name],
                       seen.insert("\(table).\(column)").inserted else { continue }
                 let values = try String.fetchCursor(
-                    db, sql: "SELECT DISTINCT \(column.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE typeof(\(column.quotedDatabaseIdentifier)) = 'text'")
+                    db, sql: "SELECT DISTINCT \(column.quotedSQLIdentifier) FROM \(table.quotedSQLIdentifier) WHERE typeof(\(column.quotedSQLIdentifier)) = 'text'")
                 while let value = try values.next() {
                     guard value.hasPrefix(BlobStore.referencePrefix) else { continue }
                     let digest = String(value.dropFirst(BlobStore.referencePrefix.count))

@@ -86,7 +86,7 @@ extension SyncStore {
                 let writer = ImportWriter(db: db, store: self, now: Date())
                 try writer.beginHistory(author: author)
                 guard let runs = writer.runs else { return }
-                let before = try StoreError.number(after: try Int64.fetchOne(db, sql: "SELECT MAX(_rowid) FROM \(table.quotedDatabaseIdentifier)"),
+                let before = try StoreError.number(after: try Int64.fetchOne(db, sql: "SELECT MAX(_rowid) FROM \(table.quotedSQLIdentifier)"),
                                                    "the largest row id of \(table)", path: path) - 1
                 let base = runs.reserveRunIDs(1 << Int64(layout.toOnes.count))
                 let statement = try db.makeStatement(sql: insertSQL(copy, layout: layout, plan: plan, table: table, runBase: base, created: writer.now))
@@ -100,7 +100,7 @@ extension SyncStore {
                 let spans = layout.toOnes.isEmpty
                     ? [Row(["run": base, "n": copied, "first": before + 1, "last": before + Int64(copied)])]
                     : try Row.fetchAll(db, sql: """
-                        SELECT _insert_run AS run, COUNT(*) AS n, MIN(_rowid) AS first, MAX(_rowid) AS last FROM \(table.quotedDatabaseIdentifier)
+                        SELECT _insert_run AS run, COUNT(*) AS n, MIN(_rowid) AS first, MAX(_rowid) AS last FROM \(table.quotedSQLIdentifier)
                         WHERE _rowid > ? GROUP BY _insert_run
                         """, arguments: [before])
                 for row in spans where copied > 0 {
@@ -134,8 +134,8 @@ extension SyncStore {
         let run = ([String(runBase)] + targets.enumerated().map { "(\(1 << $0.offset) * ((\($0.element)) IS NOT NULL))" }).joined(separator: " + ")
         let selected = copy.expressions.map { "(\($0))" } + ["'\(copy.entity.replacingOccurrences(of: "'", with: "''"))'", "\(created.timeIntervalSince1970)", run]
         return """
-            INSERT INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))
-            SELECT \(selected.joined(separator: ", ")) FROM \(Self.copySourceSchema).\(copy.sourceTable.quotedDatabaseIdentifier) WHERE \(copy.filter)
+            INSERT INTO \(table.quotedSQLIdentifier) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")))
+            SELECT \(selected.joined(separator: ", ")) FROM \(Self.copySourceSchema).\(copy.sourceTable.quotedSQLIdentifier) WHERE \(copy.filter)
             """
     }
 

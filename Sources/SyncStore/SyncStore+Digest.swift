@@ -106,16 +106,16 @@ extension SyncStore {
                 // Members are derived from the children's to-one column (already digested there); only the order is new.
                 guard let orderColumn else { continue }
                 sql = """
-                    SELECT p._gid, c._gid FROM \(table.quotedDatabaseIdentifier) p
-                    JOIN \(childTable.quotedDatabaseIdentifier) c ON c.\(column.quotedDatabaseIdentifier) = p._gid
+                    SELECT p._gid, c._gid FROM \(table.quotedSQLIdentifier) p
+                    JOIN \(childTable.quotedSQLIdentifier) c ON c.\(column.quotedSQLIdentifier) = p._gid
                     WHERE p._entity = '\(entity.replacingOccurrences(of: "'", with: "''"))'
-                    ORDER BY p._gid, c.\(orderColumn.quotedDatabaseIdentifier), c._gid
+                    ORDER BY p._gid, c.\(orderColumn.quotedSQLIdentifier), c._gid
                     """
             case .join(let joinTable, let sourceColumn, let targetColumn, let sourceOrder, _):
                 let order = sourceOrder.map { "j.\($0), " } ?? ""
                 sql = """
-                    SELECT p._gid, j.\(targetColumn) FROM \(table.quotedDatabaseIdentifier) p
-                    JOIN \(joinTable.quotedDatabaseIdentifier) j ON j.\(sourceColumn) = p._gid
+                    SELECT p._gid, j.\(targetColumn) FROM \(table.quotedSQLIdentifier) p
+                    JOIN \(joinTable.quotedSQLIdentifier) j ON j.\(sourceColumn) = p._gid
                     WHERE p._entity = '\(entity.replacingOccurrences(of: "'", with: "''"))'
                     ORDER BY p._gid, \(order)j.\(targetColumn)
                     """

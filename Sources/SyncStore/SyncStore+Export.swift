@@ -23,7 +23,7 @@ extension SyncStore {
         }
         return try read("export records") { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE _entity = ? AND _rowid > ? ORDER BY _rowid LIMIT ?",
+                db, sql: "SELECT * FROM \(table.quotedSQLIdentifier) WHERE _entity = ? AND _rowid > ? ORDER BY _rowid LIMIT ?",
                 arguments: [entity, rowID, max(limit, 0)])
             let transaction = StoreTransaction(db: db, store: self, now: Date())
             return try rows.map { row in

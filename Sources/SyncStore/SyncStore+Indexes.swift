@@ -51,7 +51,7 @@ extension SyncStore {
         var found: [String] = []
         for table in Set(layout.tableOfEntity.values).sorted() where found.count < 5 {
             let rows = try Row.fetchAll(db, sql: """
-                SELECT _gid, COUNT(*) AS n, MIN(_entity) AS entity FROM \(table.quotedDatabaseIdentifier)
+                SELECT _gid, COUNT(*) AS n, MIN(_entity) AS entity FROM \(table.quotedSQLIdentifier)
                 GROUP BY _gid HAVING n > 1 LIMIT \(5 - found.count)
                 """)
             found += rows.map { row in

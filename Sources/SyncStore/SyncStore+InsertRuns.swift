@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 
 extension SyncStore {
     /// The newest store format this build reads and writes (`docs/format.md`).
@@ -40,7 +41,7 @@ extension SyncStore {
             let facts = Dictionary(uniqueKeysWithValues: tableRuns.map { ($0.id, ($0.entity, $0.properties)) })
             let ids = tableRuns.map { String($0.id) }.joined(separator: ", ")
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT _gid, _insert_run FROM \(table.quotedDatabaseIdentifier)
+                SELECT _gid, _insert_run FROM \(table.quotedSQLIdentifier)
                 WHERE _rowid BETWEEN ? AND ? AND _insert_run IN (\(ids)) ORDER BY _rowid
                 """, arguments: [tableRuns.map(\.first).min() ?? 0, tableRuns.map(\.last).max() ?? 0])
             while let row = try rows.next() {
@@ -66,7 +67,7 @@ extension StoreTransaction {
     /// counts it out of the run, so that the history keeps the insert once the row is gone.
     func keepInsertOfRecordLeaving(_ id: GlobalID, table: String) throws {
         guard store.hasInsertRuns else { return }
-        let quoted = table.quotedDatabaseIdentifier
+        let quoted = table.quotedSQLIdentifier
         guard let run = try Int64.fetchOne(db, sql: "SELECT _insert_run FROM \(quoted) WHERE _gid = ?", arguments: [id.rawValue]) else { return }
         try db.execute(sql: """
             INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone)

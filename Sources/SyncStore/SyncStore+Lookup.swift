@@ -34,7 +34,7 @@ extension SyncStore {
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         return try read("look records up") { db in
             var result: [AttributeValue: GlobalID] = [:]
-            let sql = "SELECT \(column.quotedDatabaseIdentifier), _gid FROM \(table.quotedDatabaseIdentifier) WHERE _entity IN (\(marks)) ORDER BY _gid DESC"
+            let sql = "SELECT \(column.quotedSQLIdentifier), _gid FROM \(table.quotedSQLIdentifier) WHERE _entity IN (\(marks)) ORDER BY _gid DESC"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(names)) {
                 guard let gid = row.stored(at: 1, as: String.self) else { continue }
                 result[ValueCoder.attributeValue(row[0], for: description.type)] = GlobalID(gid)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 
 extension SyncStore {
     /// The prefix of the history authors storekeep itself writes (`storekeep.migrate`, `storekeep.repair`, …).
@@ -59,7 +60,7 @@ extension SyncStore {
     private var rowFactsSQL: String {
         let run = hasInsertRuns ? "EXISTS (SELECT 1 FROM sk_insert_run r WHERE r.id = _insert_run)" : "0"
         return layout.entityTables.map { table in
-            "SELECT _entity, _updated IS NOT NULL, \(run) FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?1"
+            "SELECT _entity, _updated IS NOT NULL, \(run) FROM \(table.quotedSQLIdentifier) WHERE _gid = ?1"
         }.joined(separator: " UNION ALL ") + " LIMIT 1"
     }
 }

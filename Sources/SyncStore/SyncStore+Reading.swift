@@ -7,7 +7,7 @@ extension SyncStore {
     public func record(_ id: GlobalID) throws -> Record? {
         try read("read a record") { db in
             for table in Set(layout.tableOfEntity.values).sorted() {
-                if let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", arguments: [id.rawValue]) {
+                if let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.quotedSQLIdentifier) WHERE _gid = ?", arguments: [id.rawValue]) {
                     return try makeRecord(from: row)
                 }
             }
@@ -23,7 +23,7 @@ extension SyncStore {
         let names = [entity] + (includingSubentities ? model.descendants(of: entity).map(\.name) : [])
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         return try read("list records") { db in
-            try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedDatabaseIdentifier) WHERE _entity IN (\(marks)) ORDER BY _gid",
+            try String.fetchAll(db, sql: "SELECT _gid FROM \(table.quotedSQLIdentifier) WHERE _entity IN (\(marks)) ORDER BY _gid",
                                 arguments: StatementArguments(names)).map(GlobalID.init)
         }
     }
@@ -47,7 +47,7 @@ extension SyncStore {
         try read("count records") { db in
             var counts = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, 0) })
             for table in Set(layout.tableOfEntity.values).sorted() {
-                for row in try Row.fetchAll(db, sql: "SELECT _entity, COUNT(*) AS n FROM \(table.quotedDatabaseIdentifier) GROUP BY _entity") {
+                for row in try Row.fetchAll(db, sql: "SELECT _entity, COUNT(*) AS n FROM \(table.quotedSQLIdentifier) GROUP BY _entity") {
                     // A row naming no entity still counts (under the name it holds, or "" for NULL).
                     counts[row.stored("_entity", as: String.self) ?? "", default: 0] += row.stored("n", as: Int.self) ?? 0
                 }
@@ -60,7 +60,7 @@ extension SyncStore {
     public func recordRowCount() throws -> Int {
         try read("count records") { db in
             try Set(layout.tableOfEntity.values).sorted().reduce(0) { total, table in
-                total + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0)
+                total + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedSQLIdentifier)") ?? 0)
             }
         }
     }
@@ -74,7 +74,7 @@ extension SyncStore {
             for table in Set(layout.tableOfEntity.values).sorted() {
                 let kept = model.entities.filter { !$0.isAbstract && layout.tableOfEntity[$0.name] == table }.map(\.name)
                 let marks = Array(repeating: "?", count: kept.count).joined(separator: ", ")
-                let sql = "SELECT _rowid, _entity FROM \(table.quotedDatabaseIdentifier) WHERE NOT coalesce(_entity IN (\(marks)), 0) ORDER BY _rowid"
+                let sql = "SELECT _rowid, _entity FROM \(table.quotedSQLIdentifier) WHERE NOT coalesce(_entity IN (\(marks)), 0) ORDER BY _rowid"
                 for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(kept)) {
                     let entity = row["_entity"] as DatabaseValue
                     let rowID = (row["_rowid"] as DatabaseValue).storage

@@ -87,7 +87,7 @@ struct TransactionExporter {
     private func countRecords(of run: Row) throws -> Int {
         guard let facts = try runFacts(run) else { return 0 }
         return try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM \(facts.schema.table.quotedDatabaseIdentifier) WHERE _rowid BETWEEN ? AND ? AND _insert_run = ?
+            SELECT COUNT(*) FROM \(facts.schema.table.quotedSQLIdentifier) WHERE _rowid BETWEEN ? AND ? AND _insert_run = ?
             """, arguments: [facts.first, facts.last, facts.id]) ?? 0
     }
 
@@ -98,7 +98,7 @@ struct TransactionExporter {
         let builder = RowPayloadBuilder(store: store, db: db, schema: facts.schema,
                                         names: facts.schema.insertedPropertyNames(touchedToMany: toMany))
         let statement = try RawStatement(
-            "SELECT _gid, _seed_set, _seed_version, \(builder.selectList) FROM \(facts.schema.table.quotedDatabaseIdentifier) WHERE _rowid BETWEEN ? AND ? AND _insert_run = ? ORDER BY _rowid",
+            "SELECT _gid, _seed_set, _seed_version, \(builder.selectList) FROM \(facts.schema.table.quotedSQLIdentifier) WHERE _rowid BETWEEN ? AND ? AND _insert_run = ? ORDER BY _rowid",
             db: db, path: store.path)
         statement.bind(1, facts.first)
         statement.bind(2, facts.last)
@@ -122,7 +122,7 @@ struct TransactionExporter {
                              hint: "run `storekeep check`")
         }
         var seed: SeedMark?
-        if kind == .insert, let facts = try Row.fetchOne(db, sql: "SELECT _seed_set, _seed_version FROM \(schema.table.quotedDatabaseIdentifier) WHERE _gid = ?",
+        if kind == .insert, let facts = try Row.fetchOne(db, sql: "SELECT _seed_set, _seed_version FROM \(schema.table.quotedSQLIdentifier) WHERE _gid = ?",
                                                           arguments: [globalID.rawValue]), let set: String = facts[0] {
             seed = SeedMark(set: set, version: Int((facts[1] as Int64?) ?? 0))
         }
@@ -147,7 +147,7 @@ struct TransactionExporter {
         }
         let builder = RowPayloadBuilder(store: store, db: db, schema: schema,
                                         names: kind == .insert ? schema.insertedPropertyNames(touchedToMany: Set(names)) : names)
-        let statement = try RawStatement("SELECT \(builder.selectList) FROM \(schema.table.quotedDatabaseIdentifier) WHERE _gid = ?",
+        let statement = try RawStatement("SELECT \(builder.selectList) FROM \(schema.table.quotedSQLIdentifier) WHERE _gid = ?",
                                          db: db, path: store.path)
         statement.bind(1, globalID.rawValue)
         let payload = try statement.step() ? try builder.payload(of: globalID, from: statement, firstColumn: 0) : [0, 0]

@@ -36,8 +36,8 @@ extension CoreDataStoreReader {
                 var columns = ["Z_PK"] + entity.attributes.map(\.column) + entity.toOnes.map(\.column)
                 columns += entity.toOnes.compactMap(\.entityColumn)
                 columns += entity.toOnes.compactMap(\.orderColumn)
-                let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-                let sql = "SELECT \(list) FROM \(entity.table.quotedDatabaseIdentifier) WHERE \(rowCondition(of: entity.name)) AND Z_PK > ? ORDER BY Z_PK LIMIT ?"
+                let list = columns.map(\.quotedSQLIdentifier).joined(separator: ", ")
+                let sql = "SELECT \(list) FROM \(entity.table.quotedSQLIdentifier) WHERE \(rowCondition(of: entity.name)) AND Z_PK > ? ORDER BY Z_PK LIMIT ?"
                 // Rows are read through the C API: a batch is thousands of rows, and values are
                 // decoded straight from the columns without an intermediate row object.
                 var records: [CoreDataRecord] = []
@@ -224,22 +224,22 @@ extension CoreDataStoreReader {
         let sql: String
         switch toMany.source {
         case let .joinTable(table, ownColumn, targetColumn, orderColumn):
-            let own = "j." + ownColumn.quotedDatabaseIdentifier
-            let target = "j." + targetColumn.quotedDatabaseIdentifier
-            let order = orderColumn.map { "j." + $0.quotedDatabaseIdentifier + ", " } ?? ""
+            let own = "j." + ownColumn.quotedSQLIdentifier
+            let target = "j." + targetColumn.quotedSQLIdentifier
+            let order = orderColumn.map { "j." + $0.quotedSQLIdentifier + ", " } ?? ""
             sql = """
-                SELECT \(own), \(target), t.Z_ENT FROM \(table.quotedDatabaseIdentifier) j
-                LEFT JOIN \(toMany.destinationTable.quotedDatabaseIdentifier) t ON t.Z_PK = \(target)
+                SELECT \(own), \(target), t.Z_ENT FROM \(table.quotedSQLIdentifier) j
+                LEFT JOIN \(toMany.destinationTable.quotedSQLIdentifier) t ON t.Z_PK = \(target)
                 WHERE \(own) BETWEEN ? AND ? ORDER BY \(own), \(order)\(target)
                 """
         case let .children(table, foreignKey, orderColumn):
             let numbers = ([toMany.destination] + model.descendants(of: toMany.destination).map(\.name))
                 .compactMap { schema.entityRow(named: $0)?.number }.map(String.init).joined(separator: ", ")
-            let key = "c." + foreignKey.quotedDatabaseIdentifier
+            let key = "c." + foreignKey.quotedSQLIdentifier
             sql = """
-                SELECT \(key), c.Z_PK, c.Z_ENT FROM \(table.quotedDatabaseIdentifier) c
+                SELECT \(key), c.Z_PK, c.Z_ENT FROM \(table.quotedSQLIdentifier) c
                 WHERE \(key) BETWEEN ? AND ? AND c.Z_ENT IN (\(numbers))
-                ORDER BY \(key), c.\(orderColumn.quotedDatabaseIdentifier), c.Z_PK
+                ORDER BY \(key), c.\(orderColumn.quotedSQLIdentifier), c.Z_PK
                 """
         }
         var members: [Int64: [String]] = [:]

@@ -30,7 +30,7 @@ extension CoreDataStoreReader {
     public func rowCount(of table: String) throws -> Int {
         do {
             return try queue.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedSQLIdentifier)") ?? 0
             }
         } catch let error as DatabaseError {
             throw Self.readingError(error, path: path, what: "count the rows of \(table)")
@@ -45,7 +45,7 @@ extension CoreDataStoreReader {
         guard let table = mapping.entities[entity]?.table else { return 0 }
         do {
             return try queue.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(rowCondition(of: entity)) AND Z_PK > 0") ?? 0
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) WHERE \(rowCondition(of: entity)) AND Z_PK > 0") ?? 0
             }
         } catch let error as DatabaseError {
             throw Self.readingError(error, path: path, what: "count the rows of \(entity) in \(table)")
@@ -60,7 +60,7 @@ extension CoreDataStoreReader {
     /// - Throws: ``CoreDataStoreError`` when SQLite fails; and whatever `body` throws.
     public func forEachUnreadRow(in table: String, afterPlace: Int64 = 0, _ body: (_ place: Int64, _ reason: String) throws -> Bool) throws {
         let sql = """
-            SELECT Z_PK, Z_ENT FROM \(table.quotedDatabaseIdentifier) WHERE NOT coalesce(\(readCondition(ofTable: table)), 0)
+            SELECT Z_PK, Z_ENT FROM \(table.quotedSQLIdentifier) WHERE NOT coalesce(\(readCondition(ofTable: table)), 0)
             ORDER BY Z_PK LIMIT -1 OFFSET ?
             """
         var rows: [(DatabaseValue, DatabaseValue)] = []
@@ -109,7 +109,7 @@ extension CoreDataStoreReader {
         var counts: [String: Int] = [:]
         for table in Set(schema.entityRows.map(\.table)).sorted() {
             let condition = readCondition(ofTable: table, schema: schema, mapping: mapping, model: model)
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE NOT coalesce(\(condition), 0)") ?? 0
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) WHERE NOT coalesce(\(condition), 0)") ?? 0
             if count > 0 { counts[table] = count }
         }
         return counts

@@ -164,11 +164,11 @@ public final class CoreDataStoreReader: Sendable {
             if entities.count <= 3 {
                 for entity in entities {
                     counts[entity.name] = try Int.fetchOne(
-                        db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
+                        db, sql: "SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
                 }
                 continue
             }
-            for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, COUNT(*) FROM \(table.quotedDatabaseIdentifier) GROUP BY Z_ENT") {
+            for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, COUNT(*) FROM \(table.quotedSQLIdentifier) GROUP BY Z_ENT") {
                 // As stored: a Z_ENT of text would stop the process through GRDB's Int64 conversion.
                 if case .int64(let number) = (row[0] as DatabaseValue).storage, let entity = schema.entityRow(number),
                    case .int64(let count) = (row[1] as DatabaseValue).storage {

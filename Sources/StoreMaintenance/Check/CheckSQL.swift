@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 
 /// Small pieces of SQL text the detectors assemble: literals and lists of literals.
 ///
@@ -25,7 +26,7 @@ enum CheckSQL {
     }
 
     /// A quoted identifier: `"e_Speech"`.
-    static func identifier(_ name: String) -> String { name.quotedDatabaseIdentifier }
+    static func identifier(_ name: String) -> String { name.quotedSQLIdentifier }
 
     /// A stored value as text for a message: numbers and text as they are (text cut at 200
     /// characters), a blob as `<N bytes>`, NULL as `null`.

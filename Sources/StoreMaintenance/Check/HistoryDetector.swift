@@ -1,4 +1,5 @@
 import GRDB
+import ObjectModel
 
 /// The history's continuity: per-peer sequence numbers without gaps, changes that belong to a
 /// transaction, transactions of known peers, and the local peer in `sk_peer`.
@@ -96,7 +97,7 @@ enum HistoryDetector {
         for root in model.rootEntities {
             let table = "e_\(root.name)"
             guard let columns = try context.columns(ofTable: table), columns.contains("_insert_run") else { continue }
-            let quoted = table.quotedDatabaseIdentifier
+            let quoted = table.quotedSQLIdentifier
             let count = try Int.fetchOne(context.db, sql: """
                 SELECT COUNT(*) FROM \(quoted) e WHERE e._insert_run IS NOT NULL
                 AND NOT EXISTS (SELECT 1 FROM sk_insert_run r WHERE r.id = e._insert_run)

@@ -73,7 +73,7 @@ struct CoreDataCopyPlan {
         var toOnes: [ToOneColumns] = []
         for toOne in layout.toOnes {
             guard let column = storage.toOnes.first(where: { $0.name == toOne.name }) else { return nil }
-            let key = column.column.quotedDatabaseIdentifier
+            let key = column.column.quotedSQLIdentifier
             let empty = "\(key) IS NULL OR \(key) = 0"
             expressions.append("CASE WHEN \(empty) THEN NULL ELSE \(Self.prefix(of: column, reader: reader)) || \(key) END")
             func rawColumn(_ name: String) -> Int32 {
@@ -85,7 +85,7 @@ struct CoreDataCopyPlan {
             var orderIndex: Int32?
             if toOne.hasOrder {
                 if let orderColumn = column.orderColumn {
-                    orders.append("CASE WHEN \(empty) THEN NULL ELSE \(orderColumn.quotedDatabaseIdentifier) END")
+                    orders.append("CASE WHEN \(empty) THEN NULL ELSE \(orderColumn.quotedSQLIdentifier) END")
                     orderIndex = rawColumn(orderColumn)
                 } else {
                     orders.append("NULL")
@@ -108,7 +108,7 @@ struct CoreDataCopyPlan {
     /// attributes' columns in the layout's order, then each to-one's key, entity and order columns.
     var readSQL: String {
         """
-        SELECT \((["Z_PK"] + rawColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(storage.table.quotedDatabaseIdentifier)
+        SELECT \((["Z_PK"] + rawColumns).map(\.quotedSQLIdentifier).joined(separator: ", ")) FROM \(storage.table.quotedSQLIdentifier)
         WHERE \(storage.rowCondition) AND Z_PK > ? ORDER BY Z_PK LIMIT ?
         """
     }
@@ -125,13 +125,13 @@ struct CoreDataCopyPlan {
         guard let entityColumn = toOne.entityColumn else { return declared }
         let cases = reader.entityNumbers.sorted { $0.value < $1.value }
             .map { "WHEN \($0.value) THEN \(CheckSQL.literal(reader.globalIDPrefix(of: $0.key)))" }.joined(separator: " ")
-        return "(CASE \(entityColumn.quotedDatabaseIdentifier) \(cases) ELSE \(declared) END)"
+        return "(CASE \(entityColumn.quotedSQLIdentifier) \(cases) ELSE \(declared) END)"
     }
 
     /// The copy's expression of one attribute and how the reading side decodes it, or `nil` for a
     /// type a copy does not carry.
     private static func attribute(_ attribute: CoreDataEntityStorage.Attribute) -> (String, Decoding)? {
-        let column = attribute.column.quotedDatabaseIdentifier
+        let column = attribute.column.quotedSQLIdentifier
         switch attribute.type {
         case .integer16, .integer32, .integer64:
             return (column, .integer(attribute.type.integerRange ?? Int64.min...Int64.max))

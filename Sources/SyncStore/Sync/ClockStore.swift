@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 
 /// Reads and writes the clocks a merge compares, inside one write transaction.
 ///
@@ -27,7 +28,7 @@ struct ClockStore {
         if let own = try row(id, "") { return own }
         if store.hasInsertRuns, let run = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT t.hlc, t.peer, t.timestamp FROM sk_insert_run r JOIN sk_transaction t ON t.id = r.tx
-            WHERE r.id = (SELECT _insert_run FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?)
+            WHERE r.id = (SELECT _insert_run FROM \(table.quotedSQLIdentifier) WHERE _gid = ?)
             """), arguments: [id.rawValue]) {
             return Self.transactionClock(run)
         }

@@ -92,7 +92,7 @@ extension RemoteTransactionApplier {
                 if let property = schema.property(at: position), !property.isMembership { try clocks.setClock(of: property.name, of: id, to: clock) }
             }
             if let updated {
-                try db.cachedStatement(sql: "UPDATE \(schema.table.quotedDatabaseIdentifier) SET _updated = ? WHERE _gid = ?")
+                try db.cachedStatement(sql: "UPDATE \(schema.table.quotedSQLIdentifier) SET _updated = ? WHERE _gid = ?")
                     .execute(arguments: [updated, id.rawValue])
             }
             try applyMemberships(memberships, of: id, schema: schema, clock: insertClock)
@@ -102,12 +102,12 @@ extension RemoteTransactionApplier {
         let properties = try payload.withUnsafeBytes { try ChangePayload.decode($0, schema: schema) { _ in Data() } }
         _ = try merge(properties, into: id, schema: schema, clock: insertClock, clockOf: clockOf)
         if try clocks.insertClock(of: id, table: schema.table) < insertClock {
-            try db.execute(sql: "UPDATE \(schema.table.quotedDatabaseIdentifier) SET _seed_set = ?, _seed_version = ? WHERE _gid = ?",
+            try db.execute(sql: "UPDATE \(schema.table.quotedSQLIdentifier) SET _seed_set = ?, _seed_version = ? WHERE _gid = ?",
                            arguments: [seed?.set, seed?.version, id.rawValue])
             try clocks.setInsertClock(of: id, to: insertClock)
         }
         if let updated {
-            try db.cachedStatement(sql: "UPDATE \(schema.table.quotedDatabaseIdentifier) SET _updated = MAX(COALESCE(_updated, 0), ?) WHERE _gid = ?")
+            try db.cachedStatement(sql: "UPDATE \(schema.table.quotedSQLIdentifier) SET _updated = MAX(COALESCE(_updated, 0), ?) WHERE _gid = ?")
                 .execute(arguments: [updated, id.rawValue])
         }
     }

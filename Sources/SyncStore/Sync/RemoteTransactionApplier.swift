@@ -116,7 +116,7 @@ final class RemoteTransactionApplier {
                 }
                 let applied = try merge(change.properties, into: id, schema: schema, clock: clock)
                 if try clocks.insertClock(of: id, table: schema.table) < clock {
-                    try db.execute(sql: "UPDATE \(schema.table.quotedDatabaseIdentifier) SET _seed_set = ?, _seed_version = ? WHERE _gid = ?",
+                    try db.execute(sql: "UPDATE \(schema.table.quotedSQLIdentifier) SET _seed_set = ?, _seed_version = ? WHERE _gid = ?",
                                    arguments: [change.seed?.set, change.seed?.version, id.rawValue])
                     try clocks.setInsertClock(of: id, to: clock)
                 }
@@ -135,7 +135,7 @@ final class RemoteTransactionApplier {
             }
             let applied = try merge(change.properties, into: id, schema: schema, clock: clock)
             if !applied.isEmpty {
-                try db.cachedStatement(sql: "UPDATE \(schema.table.quotedDatabaseIdentifier) SET _updated = ? WHERE _gid = ?")
+                try db.cachedStatement(sql: "UPDATE \(schema.table.quotedSQLIdentifier) SET _updated = ? WHERE _gid = ?")
                     .execute(arguments: [transaction.date.timeIntervalSince1970, id.rawValue])
             }
             try recordChange(change, names: change.properties.map(\.name), historyID: historyID)
@@ -211,15 +211,15 @@ final class RemoteTransactionApplier {
             if local != .origin, local.peer != clock.peer { report.conflictsWon += 1 }
             switch (property, carried.storage) {
             case (.attribute(_, let value), .attribute(let column, let type, let external)):
-                try db.cachedStatement(sql: "UPDATE \(schema.table.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = ? WHERE _gid = ?")
+                try db.cachedStatement(sql: "UPDATE \(schema.table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = ? WHERE _gid = ?")
                     .execute(arguments: [try storedValue(value, type: type, external: external, entity: schema.entity, name: property.name), id.rawValue])
             case (.toOne(_, let target, let order), .toOne(let column, let orderColumn)):
                 if let orderColumn {
                     try db.cachedStatement(sql: """
-                        UPDATE \(schema.table.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = ?, \(orderColumn.quotedDatabaseIdentifier) = ? WHERE _gid = ?
+                        UPDATE \(schema.table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = ?, \(orderColumn.quotedSQLIdentifier) = ? WHERE _gid = ?
                         """).execute(arguments: [target?.rawValue, target == nil ? nil : order, id.rawValue])
                 } else {
-                    try db.cachedStatement(sql: "UPDATE \(schema.table.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = ? WHERE _gid = ?")
+                    try db.cachedStatement(sql: "UPDATE \(schema.table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = ? WHERE _gid = ?")
                         .execute(arguments: [target?.rawValue, id.rawValue])
                 }
             default:
@@ -241,7 +241,7 @@ final class RemoteTransactionApplier {
             report.conflictsLost += 1
             return false
         }
-        let quoted = table.quotedDatabaseIdentifier
+        let quoted = table.quotedSQLIdentifier
         if membership.added {
             let ownerOrder = sourceColumn == "owner" ? membership.order : membership.inverseOrder
             let targetOrderValue = sourceColumn == "owner" ? membership.inverseOrder : membership.order
@@ -264,10 +264,10 @@ final class RemoteTransactionApplier {
         if try existingEntity(of: id, table: schema.table) != nil {
             let transaction = StoreTransaction(db: db, store: store, now: Date())
             try transaction.keepInsertOfRecordLeaving(id, table: schema.table)
-            try db.execute(sql: "DELETE FROM \(schema.table.quotedDatabaseIdentifier) WHERE _gid = ?", arguments: [id.rawValue])
+            try db.execute(sql: "DELETE FROM \(schema.table.quotedSQLIdentifier) WHERE _gid = ?", arguments: [id.rawValue])
             for table in store.layout.joinTables {
-                try db.cachedStatement(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE owner = ?").execute(arguments: [id.rawValue])
-                try db.cachedStatement(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE target = ?").execute(arguments: [id.rawValue])
+                try db.cachedStatement(sql: "DELETE FROM \(table.quotedSQLIdentifier) WHERE owner = ?").execute(arguments: [id.rawValue])
+                try db.cachedStatement(sql: "DELETE FROM \(table.quotedSQLIdentifier) WHERE target = ?").execute(arguments: [id.rawValue])
             }
         }
         if let historyID {
@@ -287,7 +287,7 @@ final class RemoteTransactionApplier {
         if let known = entityLookups[table] {
             statement = known
         } else {
-            statement = try RawStatement("SELECT _entity FROM \(table.quotedDatabaseIdentifier) WHERE _gid = ?", db: db, path: store.path)
+            statement = try RawStatement("SELECT _entity FROM \(table.quotedSQLIdentifier) WHERE _gid = ?", db: db, path: store.path)
             entityLookups[table] = statement
         }
         statement.reset()

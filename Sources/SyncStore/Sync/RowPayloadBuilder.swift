@@ -31,11 +31,11 @@ struct RowPayloadBuilder {
             switch property.storage {
             case .attribute(let column, let type, _):
                 items.append(.attribute(position: position, type: type))
-                columns.append(column.quotedDatabaseIdentifier)
+                columns.append(column.quotedSQLIdentifier)
             case .toOne(let column, let orderColumn):
                 items.append(.toOne(position: position, ordered: orderColumn != nil))
-                columns.append(column.quotedDatabaseIdentifier)
-                columns.append(orderColumn?.quotedDatabaseIdentifier ?? "NULL")
+                columns.append(column.quotedSQLIdentifier)
+                columns.append(orderColumn?.quotedSQLIdentifier ?? "NULL")
             case .toMany(let table, let sourceColumn, let targetColumn, let sourceOrder, let targetOrder):
                 items.append(.toMany(position: position, table: table, sourceColumn: sourceColumn, targetColumn: targetColumn,
                                      sourceOrder: sourceOrder, targetOrder: targetOrder))
@@ -78,7 +78,7 @@ struct RowPayloadBuilder {
             case .toMany(let position, let table, let sourceColumn, let targetColumn, let sourceOrder, let targetOrder):
                 writer.count(position)
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT \(targetColumn), \(sourceOrder ?? "NULL"), \(targetOrder ?? "NULL") FROM \(table.quotedDatabaseIdentifier)
+                    SELECT \(targetColumn), \(sourceOrder ?? "NULL"), \(targetOrder ?? "NULL") FROM \(table.quotedSQLIdentifier)
                     WHERE \(sourceColumn) = ? ORDER BY \(targetColumn)
                     """, arguments: [globalID.rawValue])
                 let members = rows.compactMap { row -> MembershipChange? in

@@ -1,0 +1,15 @@
+extension String {
+    /// The receiver as a quoted SQL identifier that is safe whatever characters it holds:
+    /// `Speech` → `"Speech"`, `a"b` → `"a""b"` (an embedded quote is doubled, as SQLite's grammar
+    /// requires; GRDB's `quotedDatabaseIdentifier` does not double it, so a name read from a file
+    /// could close the identifier and inject SQL).
+    ///
+    /// A name holding U+0000 cannot be passed to SQLite at all (its statements end at the first
+    /// NUL): readers refuse such names before they reach SQL (``ManagedModel/validate()`` and the
+    /// Core Data reader). Should one slip through, the quoted text ends inside an open identifier
+    /// and SQLite reports a syntax error instead of running anything.
+    package var quotedSQLIdentifier: String {
+        guard contains("\"") else { return "\"" + self + "\"" }
+        return "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

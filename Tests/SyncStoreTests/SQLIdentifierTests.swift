@@ -1,0 +1,36 @@
+import GRDB
+import ObjectModel
+import Testing
+
+/// The one quoting helper every SQL statement built from a name goes through.
+@Suite struct SQLIdentifierTests {
+    static let hostileNames = [
+        "plain", "a\"b", "\"", "\"\"", "ZX\" TEXT); CREATE TABLE PWNED (V); --", "it's", "semi;colon", "dash--dash",
+        "ünïcødé 名前", String(repeating: "x", count: 10_000), "[bracket]", "`tick`",
+    ]
+
+    @Test("a quote inside a name is doubled, so the name stays one identifier")
+    func quotesAreDoubled() {
+        #expect("Speech".quotedSQLIdentifier == "\"Speech\"")
+        #expect("a\"b".quotedSQLIdentifier == "\"a\"\"b\"")
+        #expect("\"".quotedSQLIdentifier == "\"\"\"\"")
+    }
+
+    @Test("SQLite creates and reads tables and columns under exactly the hostile name, and nothing else")
+    func sqliteSeesExactlyTheName() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            for (index, name) in Self.hostileNames.enumerated() {
+                let table = "t\(index)_" + name
+                try db.execute(sql: "CREATE TABLE \(table.quotedSQLIdentifier) (\(name.quotedSQLIdentifier) TEXT)")
+                try db.execute(sql: "INSERT INTO \(table.quotedSQLIdentifier) (\(name.quotedSQLIdentifier)) VALUES (?)", arguments: [name])
+                let read = try String.fetchOne(db, sql: "SELECT \(name.quotedSQLIdentifier) FROM \(table.quotedSQLIdentifier)")
+                #expect(read == name)
+                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+                #expect(columns == [name])
+            }
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
+            #expect(tables == Self.hostileNames.enumerated().map { "t\($0.offset)_" + $0.element })
+        }
+    }
+}
