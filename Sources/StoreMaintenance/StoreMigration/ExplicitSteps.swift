@@ -55,7 +55,7 @@ struct ExplicitSteps {
     }
 
     /// `path` as a folder URL, or a ``MaintenanceError`` (`missingInput`) when it is none.
-    private static func checkedFolder(_ path: String) throws -> URL {
+    static func checkedFolder(_ path: String) throws -> URL {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
             throw MaintenanceError(path: path, problem: "is not a folder of step files",

@@ -55,6 +55,8 @@ public enum StepPlanner {
     public static func chain(from source: ManagedModel, bundle: ModelBundle, bundlePath: String, targetVersion: String?,
                              stepsFolder: String? = nil, emptyEntities: Set<String> = []) throws -> StepChain {
         let target = try targetVersion.map { try bundle.version(named: $0) } ?? bundle.current
+        // A folder of step files that is not there is an error even when no step needs one.
+        if let stepsFolder { _ = try ExplicitSteps.checkedFolder(stepsFolder) }
         guard source.versionName != target.versionName else { return StepChain(source: source, target: target, steps: []) }
         let explicit = try ExplicitSteps.find(bundle: bundle, bundlePath: bundlePath, stepsFolder: stepsFolder)
         var planner = Planner(bundle: bundle, explicit: explicit, source: source, emptyEntities: emptyEntities)
