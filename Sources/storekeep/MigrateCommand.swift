@@ -39,6 +39,17 @@ struct MigrateCommand: StorekeepCommand {
     @Option(help: "The version of --model to migrate to (default: its current version).")
     var targetVersion: String?
 
+    /// A folder of step files to use instead of the bundle's folder.
+    @Option(name: .customLong("steps"),
+            help: ArgumentHelp("A folder of step files (<from> to <to>.step.yaml) to use instead of the folder holding --model, which then need not be written (default: that folder).",
+                               valueName: "dir"),
+            completion: .directory)
+    var stepsFolder: String?
+
+    /// Stop before writing when the migration would drop stored data.
+    @Flag(help: "Stop (exit 65) before writing anything when the migration would drop stored data the target version has no place for, instead of dropping it as Core Data does.")
+    var refuseDroppedData = false
+
     /// The mapping file for a property list.
     @Option(help: "The mapping file (required for a property list).", completion: .file())
     var mapping: String?
@@ -72,6 +83,7 @@ struct MigrateCommand: StorekeepCommand {
         guard (batchSize ?? 1) >= 1 && (batchSize ?? 1) <= 1_000_000 else { throw ValidationError("--batch-size must be between 1 and 1000000.") }
         guard MigrationOptions.OnError(rawValue: onError) != nil else { throw ValidationError("--on-error must be stop or skip.") }
         guard targetVersion == nil || model != nil else { throw ValidationError("--target-version needs --model.") }
+        guard stepsFolder == nil || model != nil else { throw ValidationError("--steps needs --model.") }
     }
 
     /// Recognises the source, then plans or runs the migration.
@@ -90,7 +102,7 @@ struct MigrateCommand: StorekeepCommand {
         case .coreDataStore:
             if let model {
                 migrationSource = try CoreDataMigrationSource(path: source, bundlePath: model, versionOverride: modelVersion,
-                                                              targetVersion: targetVersion)
+                                                              targetVersion: targetVersion, stepsFolder: stepsFolder)
             } else {
                 guard modelVersion == nil else {
                     throw CommandExit(status: 64, message: "storekeep: error: --model-version needs --model (the app's .xcdatamodeld bundle)")
@@ -109,7 +121,8 @@ struct MigrateCommand: StorekeepCommand {
             if let modelVersion, let targetVersion, modelVersion != targetVersion {
                 throw CommandExit(status: 64, message: "storekeep: error: for a storekeep store --model-version names the target version; --target-version names another (\(targetVersion)): give one of them")
             }
-            let storeSource = try StoreMigrationSource(path: source, model: model, modelVersion: targetVersion ?? modelVersion)
+            let storeSource = try StoreMigrationSource(path: source, model: model, modelVersion: targetVersion ?? modelVersion,
+                                                       stepsFolder: stepsFolder)
             defaultContentName = storeSource.contentName
             migrationSource = storeSource
         case .unknown(let words):
@@ -122,9 +135,11 @@ struct MigrateCommand: StorekeepCommand {
             options.batchSize = batchSize
             options.copyBatchSize = batchSize
         }
+        options.refusesDroppedData = refuseDroppedData
         let migrator = Migrator(source: migrationSource, target: target, options: options)
         if dryRun {
             let plan = try migrator.plan()
+            MigrationText.warnAboutDroppedData(plan.droppedData)
             try context.output.emit(plan) { MigrationText.plan(plan) }
             return
         }
@@ -137,6 +152,7 @@ struct MigrateCommand: StorekeepCommand {
             renderer.finish()
             throw error
         }
+        MigrationText.warnAboutDroppedData(report.droppedData)
         try context.output.emit(report) { MigrationText.report(report) }
         if report.outcome == .stoppedAtRejectedRecord {
             throw CommandExit(status: 65, message: """

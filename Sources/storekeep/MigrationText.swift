@@ -11,6 +11,7 @@ enum MigrationText {
                      "model   \(plan.model) (hash \(plan.modelHash.prefix(12)))",
                      "mode    \(plan.mode)"]
         if let note = plan.modelNote { lines.append("note    \(note)") }
+        if !plan.droppedData.isEmpty { lines.append("drops   " + plan.droppedData.map(\.words).joined(separator: ", ")) }
         lines.append("")
         var table = TextTable(columns: [.init("stream"), .init("entity"), .init("estimated rows", alignment: .right), .init("already written", alignment: .right)])
         for stream in plan.streams {
@@ -22,6 +23,17 @@ enum MigrationText {
         return lines.joined(separator: "\n")
     }
 
+    /// Writes one warning line on stderr naming the stored data the migration does not carry over,
+    /// under `--json` too (the document's `droppedData` lists it); nothing when it drops nothing.
+    static func warnAboutDroppedData(_ dropped: [DroppedData]) {
+        guard !dropped.isEmpty else { return }
+        let steps = Array(Set(dropped.map(\.step))).sorted().joined(separator: ", ")
+        StandardStream.error.write("storekeep: warning: the target version has no place for "
+            + dropped.map(\.words).joined(separator: ", ")
+            + "; they are not carried over (Core Data's own migration drops them too). To keep them, write a step file for "
+            + "\(steps) (docs/steps.md); --refuse-dropped-data stops instead")
+    }
+
     /// The end-of-run report: a table per entity.
     static func report(_ report: MigrationReport) -> String {
         var lines: [String] = []
@@ -31,6 +43,7 @@ enum MigrationText {
         case .stoppedAtRejectedRecord: lines.append("stopped: \(report.stoppedAt ?? "a record cannot be written")")
         }
         if let note = report.modelNote { lines.append(note) }
+        if !report.droppedData.isEmpty { lines.append("dropped (not carried over): " + report.droppedData.map(\.words).joined(separator: ", ")) }
         if let stale = report.tookOverStaleLock {
             lines.append("took over the lock left by \(stale.command) (pid \(stale.pid), no longer running, since \(stale.started))")
         }

@@ -190,6 +190,65 @@ import Testing
         #expect((second.values["continentCode"] ?? .null) == .null && second.toOne["continent"] == nil, "a country without a continent leads nowhere")
     }
 
+    @Test("a mapping model's FUNCTION($source.x, …) conversions other than stringValue: intValue, integerValue, longLongValue, doubleValue, floatValue, boolValue, description")
+    func functionConversions() throws {
+        let old = ManagedModel(name: "Stats", versionName: "Stats 1", entities: [
+            EntityDescription(name: "Stat", attributes: [
+                .init(name: "text", type: .string, isOptional: true), .init(name: "ratio", type: .double, isOptional: true),
+                .init(name: "count", type: .integer32, isOptional: true), .init(name: "flag", type: .integer16, isOptional: true),
+                .init(name: "share", type: .float, isOptional: true),
+            ]),
+        ])
+        let new = ManagedModel(name: "Stats", versionName: "Stats 2", entities: [
+            EntityDescription(name: "Stat", attributes: [
+                .init(name: "fromText", type: .integer64, isOptional: true), .init(name: "fromRatio", type: .integer32, isOptional: true),
+                .init(name: "wide", type: .integer64, isOptional: true), .init(name: "parsed", type: .double, isOptional: true),
+                .init(name: "parsedFloat", type: .float, isOptional: true), .init(name: "on", type: .boolean, isOptional: true),
+                .init(name: "label", type: .string, isOptional: true), .init(name: "rounded", type: .integer16, isOptional: true),
+            ]),
+        ])
+        let source = MappingExpression.variable("source")
+        func call(_ key: String, _ selector: String) -> MappingExpression { .function(target: .keyPath(base: source, path: [key]), selector: selector, arguments: []) }
+        let mapping = XcodeMappingModel(path: folder.appendingPathComponent("S.xcmappingmodel").path, checksum: "c", sourceVersion: "Stats 1",
+                                        destinationVersion: "Stats 2", modelName: "Stats", entityMappings: [
+            XcodeEntityMapping(name: "StatToStat", sourceEntity: "Stat", destinationEntity: "Stat", attributeMappings: [
+                XcodePropertyMapping(name: "fromText", storedExpression: call("text", "intValue")),
+                XcodePropertyMapping(name: "fromRatio", storedExpression: call("ratio", "integerValue")),
+                XcodePropertyMapping(name: "wide", storedExpression: call("count", "longLongValue")),
+                XcodePropertyMapping(name: "parsed", storedExpression: call("text", "doubleValue")),
+                XcodePropertyMapping(name: "parsedFloat", storedExpression: call("text", "floatValue")),
+                XcodePropertyMapping(name: "on", storedExpression: call("flag", "boolValue")),
+                XcodePropertyMapping(name: "label", storedExpression: call("count", "description")),
+                XcodePropertyMapping(name: "rounded", storedExpression: call("share", "shortValue")),
+            ]),
+        ])
+        let step = try StepInference.step(from: old, to: new, mapping: mapping, file: nil, stepFilePath: folder.appendingPathComponent("x.step.yaml").path)
+        let stat = ImportRecord(entity: "Stat", globalID: GlobalID("s1"), values: [
+            "text": .string(" 42 "), "ratio": .double(2.5), "count": .integer(70_000), "flag": .integer(2), "share": .double(-1.5),
+        ])
+        guard case .record(let converted)? = step.apply(to: stat) else {
+            Issue.record("the stat is not carried over")
+            return
+        }
+        #expect(converted.values == [
+            "fromText": .integer(42), "fromRatio": .integer(3), "wide": .integer(70_000), "parsed": .double(42), "parsedFloat": .double(42),
+            "on": .boolean(true), "label": .string("70000"), "rounded": .integer(-2),
+        ])
+        // Text that is no number rejects the record, naming the conversion; it is never emptied.
+        let bad = ImportRecord(entity: "Stat", globalID: GlobalID("s2"), values: ["text": .string("many")])
+        guard case .rejected(let reason)? = step.apply(to: bad) else {
+            Issue.record("a text that is no number was carried")
+            return
+        }
+        #expect(reason.contains("Stat.text → Stat.fromText (string-to-integer): the text 'many' is not a whole number"), "\(reason)")
+        // A conversion the selector does not make between the two types is reported, naming the mapping.
+        var wrong = mapping
+        wrong.entityMappings[0].attributeMappings = [XcodePropertyMapping(name: "on", storedExpression: call("text", "boolValue"))]
+        #expect(throws: StepInferenceError.self) {
+            try StepInference.step(from: old, to: new, mapping: wrong, file: nil, stepFilePath: folder.appendingPathComponent("x.step.yaml").path)
+        }
+    }
+
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/corpus/models")
     static var corpusIsPresent: Bool { FileManager.default.fileExists(atPath: corpus.path) }

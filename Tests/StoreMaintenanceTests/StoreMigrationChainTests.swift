@@ -98,6 +98,21 @@ import Testing
         let tag = try #require(try store.globalIDs(of: "Tag").first)
         #expect(try migrated.record(tag)?.seed == SeedMark(set: "starter", version: 1))
         #expect(try migrated.liveRecordCounts()["Scratch"] == nil)
+        // Version 2 removes Book.note (five values) and Scratch (one record): the report says so.
+        #expect(report.droppedData == [
+            DroppedData(kind: .attribute, entity: "Book", property: "note", values: 5, step: "Library 1 → Library 2"),
+            DroppedData(kind: .entity, entity: "Scratch", property: nil, values: 1, step: "Library 1 → Library 2"),
+        ])
+    }
+
+    @Test func valuesAreCountedPerKindOfProperty() throws {
+        let store = try makeStore()
+        #expect(try store.nonEmptyCount(of: "note", entity: "Book") == 5)
+        #expect(try store.nonEmptyCount(of: "isbn", entity: "Book") == 2)
+        #expect(try store.nonEmptyCount(of: "shelf", entity: "Book") == 3, "to-one targets set")
+        #expect(try store.nonEmptyCount(of: "tags", entity: "Book") == 1, "records with join-table members")
+        #expect(try store.nonEmptyCount(of: "books", entity: "Shelf") == 0, "kept by the inverse to-one: counted there")
+        #expect(throws: StoreError.self) { try store.nonEmptyCount(of: "nothing", entity: "Book") }
     }
 
     @Test func aKilledRunResumesToTheSameDigest() throws {

@@ -96,6 +96,11 @@ import Testing
         ("from: Library 1\nto: Library 3\n", 1, "the file says it goes from 'Library 1' to 'Library 3'"),
         ("from: Library 2\nto: Library 3\nentities: [\n", 4, "malformed YAML"),
         ("from: Library 2\nto: Library 3\nentities:\n  - entity: Book\n    attributes:\n      pages: {value: x, from: pages}\n", 6, "'value' (a constant) goes alone"),
+        ("from: Library 2\nto: Library 3\nentities:\n  - entity: Book\n    attributes:\n      format: {generate: random}\n", 6, "unknown generator 'random'"),
+        ("from: Library 2\nto: Library 3\nentities:\n  - entity: Book\n    attributes:\n      format: {generate: uuid-from-global-id, from: name}\n", 6,
+         "'generate' goes alone"),
+        ("from: Library 2\nto: Library 3\nentities:\n  - entity: Book\n    attributes:\n      rating: {generate: uuid-from-global-id}\n", 6,
+         "Book.rating: uuid-from-global-id makes UUID or String values, not Integer 16"),
     ])
     func errorsNameTheFileAndLine(_ text: String, _ line: Int, _ problem: String) throws {
         let error = try #require(fileError(text), "no error for \(text)")
@@ -104,6 +109,25 @@ import Testing
         #expect(error.description.hasPrefix(folder.appendingPathComponent("Library 2 to Library 3.step.yaml").path + ":\(line): "))
         #expect(error.hint?.contains("docs/steps.md") == true)
     }
+
+    @Test func generatedValuesDependOnTheGlobalIDAlone() throws {
+        let built = try step("from: Library 2\nto: Library 3\nentities:\n  - entity: Book\n    attributes:\n      format: {generate: uuid-from-global-id}\n      pages: {drop: true}\n")
+        #expect(built.changes.contains("Book.format generated per record (uuid-from-global-id)"))
+        func format(_ id: String, name: String) -> AttributeValue? {
+            guard case .record(let next)? = built.apply(to: ImportRecord(entity: "Book", globalID: GlobalID(id), values: ["name": .string(name)])) else { return nil }
+            return next.values["format"]
+        }
+        // A String attribute takes the UUID's text: RFC 9562's name-based UUIDv8 (SHA-256, URL namespace), as Python's hashlib makes it.
+        #expect(format("x-coredata://S/Book/p1", name: "a") == .string(Self.pythonUUIDv8OfBookP1))
+        #expect(format("x-coredata://S/Book/p1", name: "a") == format("x-coredata://S/Book/p1", name: "b"), "the values do not enter it")
+        #expect(format("x-coredata://S/Book/p1", name: "a") != format("x-coredata://S/Book/p2", name: "a"))
+        #expect(ValueGenerator.uuidFromGlobalID.value(for: GlobalID("x-coredata://S/Book/p1"), as: .uuid)
+                == .uuid(UUID(uuidString: Self.pythonUUIDv8OfBookP1) ?? UUID()))
+    }
+
+    /// `hashlib.sha256(uuid.NAMESPACE_URL.bytes + b"x-coredata://S/Book/p1").digest()[:16]` with
+    /// version 8 and variant bits set, as Python prints it.
+    static let pythonUUIDv8OfBookP1 = "4D864E2C-D439-89D5-B9AE-ACF9C81C583C"
 
     @Test func aStepFileThatLeavesSomethingOutStillNamesWhatIsMissing() throws {
         do {

@@ -152,6 +152,12 @@ extension ExitCodeCase {
             let bundle = try w.tasksBundle("Later", sizeTypes: ["Integer 16"], withDone: true)
             return .init(arguments: ["migrate", source, "--to", w.path("t.store"), "--model", bundle], names: [source, "'Tasks 1'", "Task.done"])
         },
+        .init("input.dropped-data-refused") { w in
+            let source = try w.coreDataStore()
+            let bundle = try w.tasksBundleDroppingSize()
+            return .init(arguments: ["migrate", source, "--to", w.path("t.store"), "--model", bundle, "--model-version", "Tasks 1", "--refuse-dropped-data"],
+                         names: [source, "Task.size (20 values)", "--refuse-dropped-data"])
+        },
         .init("input.core-data-versions-ambiguous") { w in
             let source = try w.coreDataStore()
             let bundle = try w.tasksBundle("Both", sizeTypes: ["Integer 16", "Integer 32"])
@@ -179,6 +185,12 @@ extension ExitCodeCase {
             .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", w.path("nowhere.yaml")], names: [w.path("nowhere.yaml")])
         },
         .init("missing.model") { w in .init(arguments: ["model", "show", w.path("Nowhere.xcdatamodeld")], names: [w.path("Nowhere.xcdatamodeld")]) },
+        .init("missing.steps-folder") { w in
+            let source = try w.coreDataStore()
+            let bundle = try w.tasksBundleDroppingSize()
+            return .init(arguments: ["migrate", source, "--to", w.path("t.store"), "--model", bundle, "--model-version", "Tasks 1", "--steps", w.path("no steps")],
+                         names: [w.path("no steps"), "--steps"])
+        },
         .init("missing.mapping-model") { w in
             let mapping = try w.mapping(replacing: [("model: SpeechTimer.xcdatamodeld", "model: Elsewhere.xcdatamodeld")])
             return .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", mapping], names: ["\(mapping):", "Elsewhere.xcdatamodeld"])

@@ -134,6 +134,25 @@ struct ExitCodeWorkspace {
         return path("\(name).xcdatamodeld")
     }
 
+    /// A bundle `Drop.xcdatamodeld` whose `Tasks 1` fits ``coreDataStore(_:rows:hostile:)`` (name it: the
+    /// store has no hashes, and both versions fit its tables) and whose
+    /// current version `Tasks 2` has no `Task.size`: migrating the store drops its sizes.
+    func tasksBundleDroppingSize() throws -> String {
+        _ = try tasksBundle("Drop", sizeTypes: ["Integer 64"])
+        try write("Drop.xcdatamodeld/Tasks 2.xcdatamodel/contents", """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Task"><attribute name="title" optional="YES" attributeType="String"/></entity>
+                <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>
+            </model>
+            """)
+        try write("Drop.xcdatamodeld/.xccurrentversion", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Tasks 2.xcdatamodel</string></dict></plist>
+            """)
+        return path("Drop.xcdatamodeld")
+    }
+
     /// A migration of `Tasks.sqlite` stopped at its rejected row 15 after committing the rows
     /// before it, and a committed record then changed by hand in the target: resuming it fails
     /// its verification. Returns the source and the target.

@@ -102,6 +102,15 @@ struct CoreDataVersionFinder {
             hint: "name the store's version with --model-version (one of \(names))")
     }
 
+    /// "entity Book is …", "entities A, B and C are …", the first six of many and how many more.
+    private static func entities(_ names: [String], are place: String) -> String? {
+        guard let first = names.first else { return nil }
+        guard names.count > 1 else { return "entity \(first) is \(place)" }
+        let shown = names.count > 6 ? names.prefix(6).joined(separator: ", ") + " and \(names.count - 6) more"
+            : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return "entities \(shown) are \(place)"
+    }
+
     /// No version fits: the closest one (most entity hashes equal, else fewest mismatches with the
     /// tables) and what differs.
     private func noVersion(why: [String]) -> CoreDataStoreError {
@@ -121,28 +130,33 @@ struct CoreDataVersionFinder {
             return CoreDataStoreError(path: path, problem: "the bundle \(bundle.name) has no versions", hint: "give the app's .xcdatamodeld bundle")
         }
         var differences: [String] = []
+        // Entities the hashes already show in one of the two only: the model cache's or the tables'
+        // differences would say it again in their own words.
+        var entitiesNamed: [(entity: String, inStore: Bool)] = []
         if !storeHashes.isEmpty {
             let hashes = CoreDataVersionHash.entityHashes(of: closest)
             let equal = storeHashes.filter { hashes[$0.key] == $0.value }.count
             differences.append("\(equal) of \(storeHashes.count) entity hashes equal")
-            for name in storeHashes.keys.sorted() where hashes[name] == nil {
-                differences.append("entity \(name) is in the store, not in the version")
-            }
-            for name in hashes.keys.sorted() where storeHashes[name] == nil {
-                differences.append("entity \(name) is in the version, not in the store")
-            }
+            let onlyInStore = storeHashes.keys.sorted().filter { hashes[$0] == nil }
+            let onlyInVersion = hashes.keys.sorted().filter { storeHashes[$0] == nil }
+            if let words = Self.entities(onlyInStore, are: "in the store, not in the version") { differences.append(words) }
+            if let words = Self.entities(onlyInVersion, are: "in the version, not in the store") { differences.append(words) }
+            entitiesNamed = onlyInStore.map { ($0, true) } + onlyInVersion.map { ($0, false) }
             let differing = storeHashes.keys.sorted().filter { hashes[$0] != nil && hashes[$0] != storeHashes[$0] }
             if !differing.isEmpty { differences.append("hash differs for \(differing.joined(separator: ", "))") }
         }
         if let cached = decodedCache() {
             var named = cached
             named.versionName = "store"
-            differences += CoreDataModelDifferences.between(named, and: closest, limit: 6)
+            let said = Set(entitiesNamed.map { $0.inStore ? CoreDataModelDifferences.entityOnly($0.entity, in: named, notIn: closest)
+                                                         : CoreDataModelDifferences.entityOnly($0.entity, in: closest, notIn: named) })
+            differences += CoreDataModelDifferences.between(named, and: closest, limit: 6 + said.count).filter { !said.contains($0) }.prefix(6)
         } else {
             do throws(StoreMapping.Mismatch) {
                 _ = try StoreMapping.build(model: closest, schema: schema.renamed(for: closest))
             } catch {
-                differences += error.problems.prefix(4)
+                let said = Set(entitiesNamed.map { StoreMapping.entityOnly($0.entity, inStore: $0.inStore) })
+                differences += error.problems.filter { !said.contains($0) }.prefix(4)
             }
         }
         return CoreDataStoreError(

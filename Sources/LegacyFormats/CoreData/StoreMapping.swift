@@ -66,6 +66,12 @@ struct StoreMapping: Sendable {
         return mapping
     }
 
+    /// "entity Book is in the store but not in the model" (or the other way round): the mismatch of
+    /// an entity that only one of the two has.
+    static func entityOnly(_ entity: String, inStore: Bool) -> String {
+        inStore ? "entity \(entity) is in the store but not in the model" : "entity \(entity) is in the model but not in the store"
+    }
+
     /// Why a model does not fit a store: one line per problem.
     struct Mismatch: Error {
         var problems: [String]
@@ -93,7 +99,7 @@ private struct Builder {
     mutating func run() -> StoreMapping {
         for row in schema.entityRows {
             guard let entity = model.entity(named: row.name) else {
-                problems.append("entity \(row.name) is in the store but not in the model")
+                problems.append(StoreMapping.entityOnly(row.name, inStore: true))
                 continue
             }
             let storedParent = schema.entityRow(row.superNumber)?.name
@@ -102,7 +108,7 @@ private struct Builder {
             }
         }
         for entity in model.entities where schema.entityRow(named: entity.name) == nil {
-            problems.append("entity \(entity.name) is in the model but not in the store")
+            problems.append(StoreMapping.entityOnly(entity.name, inStore: false))
         }
         var entities: [String: StoreMapping.EntityMapping] = [:]
         for row in schema.entityRows where model.entity(named: row.name) != nil {

@@ -14,16 +14,22 @@ public enum CoreDataModelDifferences {
         let oldName = "'\(old.versionName)'"
         let newName = "'\(new.versionName)'"
         for entity in old.entities where new.entity(named: entity.name) == nil {
-            found.append("entity \(entity.name) is in \(oldName), not in \(newName)")
+            found.append(entityOnly(entity.name, in: old, notIn: new))
         }
         for entity in new.entities where old.entity(named: entity.name) == nil {
-            found.append("entity \(entity.name) is in \(newName), not in \(oldName)")
+            found.append(entityOnly(entity.name, in: new, notIn: old))
         }
         for entity in old.entities {
             guard let other = new.entity(named: entity.name) else { continue }
             found += differences(of: entity, in: old, and: other, in: new, names: (oldName, newName))
         }
         return Array(found.prefix(max(limit, 0)))
+    }
+
+    /// "entity Book is in 'store', not in 'Blog 3'": the words ``between(_:and:limit:)`` uses for an
+    /// entity that only one of the two versions has.
+    public static func entityOnly(_ entity: String, in one: ManagedModel, notIn other: ManagedModel) -> String {
+        "entity \(entity) is in '\(one.versionName)', not in '\(other.versionName)'"
     }
 
     private static func differences(of entity: EntityDescription, in old: ManagedModel, and other: EntityDescription,

@@ -21,11 +21,13 @@ struct CoreDataChainStream: MigrationStream {
     func estimatedCount() throws -> Int? { reader.entityCounts[sourceEntity] ?? 0 }
 
     func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws {
-        let joined = CoreDataEntityStream.joinedToManyNames(of: sourceEntity, in: model)
         try reader.forEachRecord(entity: sourceEntity, afterPrimaryKey: max(position, 0)) { record in
             if let problem = record.problem { return try body(.rejected(position: record.primaryKey, reason: problem)) }
             let item: MigrationItem
-            switch chain.transform(CoreDataEntityStream.importRecord(record, joined: joined), lookups: lookups) {
+            // Every to-many the reader gives goes to the steps, ordered ones kept by a to-one inverse
+            // included: a step that makes one of them many-to-many carries its order; the others
+            // keep only the relationships the target stores with their records.
+            switch chain.transform(CoreDataEntityStream.importRecord(record, joined: Set(record.toMany.keys)), lookups: lookups) {
             case .record(let transformed)?: item = .record(position: record.primaryKey, transformed)
             case .rejected(let reason)?: item = .rejected(position: record.primaryKey, reason: reason)
             case nil: return true

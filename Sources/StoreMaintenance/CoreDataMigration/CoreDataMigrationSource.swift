@@ -57,22 +57,29 @@ public final class CoreDataMigrationSource: MigrationSource {
     ///
     /// - Parameters:
     ///   - versionOverride: the store's version by name, instead of finding it (`--model-version`).
+    ///   - stepsFolder: a folder of step files to use instead of the bundle's own folder (`--steps`).
     /// - Throws: `CoreDataStoreError` (no version fits, several do, or the store cannot be read),
-    ///   `XcodeModelError`, `ModelLookupError`, ``StepFileError``, ``StepInferenceError``, `XcodeMappingError`.
-    public convenience init(path: String, bundlePath: String, versionOverride: String? = nil, targetVersion: String? = nil) throws {
+    ///   `XcodeModelError`, `ModelLookupError`, ``StepFileError``, ``StepInferenceError``, `XcodeMappingError`,
+    ///   ``MaintenanceError``.
+    public convenience init(path: String, bundlePath: String, versionOverride: String? = nil, targetVersion: String? = nil,
+                            stepsFolder: String? = nil) throws {
         try self.init(path: path, bundle: try ModelLoader.loadBundle(path: bundlePath), bundlePath: bundlePath,
-                      versionOverride: versionOverride, targetVersion: targetVersion)
+                      versionOverride: versionOverride, targetVersion: targetVersion, stepsFolder: stepsFolder)
     }
 
-    /// As ``init(path:bundlePath:versionOverride:targetVersion:)``, with a bundle already read.
-    public init(path: String, bundle: ModelBundle, bundlePath: String, versionOverride: String?, targetVersion: String?) throws {
+    /// As ``init(path:bundlePath:versionOverride:targetVersion:stepsFolder:)``, with a bundle already read.
+    public init(path: String, bundle: ModelBundle, bundlePath: String, versionOverride: String?, targetVersion: String?,
+                stepsFolder: String? = nil) throws {
         let target = try targetVersion.map { try bundle.version(named: $0) } ?? bundle.current
         let opened = try CoreDataStoreReader.open(at: URL(fileURLWithPath: path), bundle: bundle, versionOverride: versionOverride,
                                                   preferredVersion: target.versionName)
         reader = opened.reader
         match = opened.match
         location = path
-        let planned = try StepPlanner.chain(from: opened.reader.model, bundle: bundle, bundlePath: bundlePath, targetVersion: target.versionName)
+        // Entities without records need no value for a new required attribute, as in Core Data.
+        let empty = Set(opened.reader.model.entities.filter { !$0.isAbstract && (opened.reader.entityCounts[$0.name] ?? 0) == 0 }.map(\.name))
+        let planned = try StepPlanner.chain(from: opened.reader.model, bundle: bundle, bundlePath: bundlePath, targetVersion: target.versionName,
+                                            stepsFolder: stepsFolder, emptyEntities: empty)
         chain = planned
         let reader = opened.reader
         lookups = try planned.buildLookups { body in

@@ -27,6 +27,9 @@ public struct MigrationOptions: Sendable {
     /// store) in `INSERT … SELECT` batches; `false` writes every record one by one, as the
     /// general path does (the same content, slower: for comparing the two).
     public var copiesWithSQL = true
+    /// Whether a migration that would drop stored data (``DroppedData``) stops before writing
+    /// anything (`badInput`), instead of dropping it as Core Data's own migration does.
+    public var refusesDroppedData = false
 
     /// Creates options; the defaults suit most sources.
     public init(batchSize: Int = 5_000, batchBytes: Int = 16 << 20, onError: OnError = .stop,

@@ -30,4 +30,7 @@ public struct MigrationPlan: Encodable, Sendable, Equatable {
     public var streams: [Stream]
     /// The steps, in words.
     public var steps: [String]
+    /// Stored data of the source the target version has no place for, with how many values each
+    /// holds: the run would not carry it over (see ``MigrationReport/droppedData``).
+    public var droppedData: [DroppedData] = []
 }

@@ -54,4 +54,7 @@ public struct MigrationReport: Encodable, Sendable, Equatable {
     public var stoppedAt: String?
     /// The owner of a lock left by a process that no longer exists, which this run took over.
     public var tookOverStaleLock: StoreLock.Owner?
+    /// Stored data of the source the target version has no place for, with how many values each
+    /// held: not carried over (Core Data's own migration drops it too).
+    public var droppedData: [DroppedData] = []
 }

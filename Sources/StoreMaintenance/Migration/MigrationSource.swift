@@ -37,6 +37,10 @@ public protocol MigrationSource {
     /// Called once every stream has been read: gives back memory kept for reading, so that the
     /// work after it (index builds, verification) has it.
     func finishReading()
+    /// The stored data the source holds that the migration does not carry to its target (only
+    /// what holds values), found before anything is written: a step's dropped attributes,
+    /// relationships and entities (``DroppedData``).
+    func droppedData() throws -> [DroppedData]
 }
 
 extension MigrationSource {
@@ -48,4 +52,7 @@ extension MigrationSource {
 
     /// Sources that keep nothing worth giving back do nothing.
     public func finishReading() {}
+
+    /// Sources without steps between model versions drop nothing they hold.
+    public func droppedData() throws -> [DroppedData] { [] }
 }

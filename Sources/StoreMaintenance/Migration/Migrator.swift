@@ -39,6 +39,7 @@ public struct Migrator {
         try requireTargetIsNoFolder()
         try source.validate()
         try source.wholeSourceCheck()?()
+        let dropped = try droppedData()
         let model = source.targetModel
         var mode = "new"
         var written: [String: Int] = [:]
@@ -65,7 +66,25 @@ public struct Migrator {
                   "record the run in the store's migration history"]
         return MigrationPlan(source: source.location, sourceKind: source.kindDescription, modelNote: source.modelNote, target: target,
                              model: "\(model.name) \(model.versionName)", modelHash: model.versionHash, mode: mode,
-                             streams: streams, steps: mode == "alreadyCompleted" ? ["nothing: this migration has already completed"] : steps)
+                             streams: streams, steps: mode == "alreadyCompleted" ? ["nothing: this migration has already completed"] : steps,
+                             droppedData: dropped)
+    }
+
+    /// What the source holds that the migration does not carry to the target (``MigrationSource/droppedData()``).
+    ///
+    /// - Throws: ``MaintenanceError`` (`badInput`) when there is some and ``MigrationOptions/refusesDroppedData`` is set.
+    private func droppedData() throws -> [DroppedData] {
+        let dropped = try source.droppedData()
+        if options.refusesDroppedData, !dropped.isEmpty {
+            throw MaintenanceError(
+                path: source.location,
+                problem: "the migration would drop stored data the target version has no place for: "
+                    + dropped.map { "\($0.words), in \($0.step)" }.joined(separator: "; "),
+                hint: "to carry it, write a step file for that step (docs/steps.md: a rename with 'from:', a conversion); "
+                    + "to accept the loss, as Core Data's own migration would, run without --refuse-dropped-data",
+                failureKind: .badInput)
+        }
+        return dropped
     }
 
     /// Runs (or resumes) the migration.
@@ -78,10 +97,12 @@ public struct Migrator {
     public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
         try requireTargetIsNoFolder()
         try source.validate()
+        let dropped = try droppedData()
         let lock = try StoreLock.acquire(for: target, command: "storekeep migrate")
         defer { lock.release() }
         var report = try runCheckingWholeSource(progress: progress)
         report.tookOverStaleLock = lock.tookOverStaleLock
+        report.droppedData = dropped
         return report
     }
 

@@ -11,6 +11,8 @@ public struct AttributeStep: Hashable, Sendable {
         case path([String], conversion: ValueConversion)
         /// The same value for every record (a step file's `value:`).
         case constant(AttributeValue)
+        /// A value made for each record from its global ID (a step file's `generate:`).
+        case generated(ValueGenerator)
         /// Nothing is carried over: the attribute takes its model default, or stays empty.
         case modelDefault
     }

@@ -71,6 +71,9 @@ public struct EntityStep: Hashable, Sendable {
             case .constant(let value):
                 values[attribute.name] = value
                 continue
+            case .generated(let generator):
+                values[attribute.name] = generator.value(for: record.globalID, as: attribute.type)
+                continue
             case .modelDefault:
                 continue
             }

@@ -18,6 +18,8 @@ public struct StepFile: Hashable, Sendable {
         public var value: String?
         /// The value an empty old value becomes, as written.
         public var valueForEmpty: String?
+        /// A value made for each record (`generate:`), alone like a constant.
+        public var generator: ValueGenerator? = nil
         /// Whether the old value is explicitly not carried over.
         public var drop: Bool
         /// The file line.

@@ -89,7 +89,7 @@ public enum StepFileReader {
             return .init(attribute: attribute, from: scalar.string, conversion: nil, value: nil, valueForEmpty: nil, drop: false, line: line)
         }
         let what = "\(entity).\(attribute)"
-        let rule = try reader.mapping(value, allowed: ["from", "convert", "value", "default", "drop"], what: "attribute \(what)")
+        let rule = try reader.mapping(value, allowed: ["from", "convert", "value", "default", "drop", "generate"], what: "attribute \(what)")
         var conversion: ValueConversion?
         if let text = try reader.string(rule["convert"], required: false, what: "\(what).convert", at: value) {
             guard let declared = ValueConversion(rawValue: text), ValueConversion.declarable.contains(declared) else {
@@ -98,13 +98,25 @@ public enum StepFileReader {
             }
             conversion = declared
         }
-        let parsed = StepFile.AttributeRule(
+        var generator: ValueGenerator?
+        if let text = try reader.string(rule["generate"], required: false, what: "\(what).generate", at: value) {
+            guard let known = ValueGenerator(rawValue: text) else {
+                throw StepFileError(path: reader.path, line: rule["generate"]?.mark?.line ?? line,
+                                    problem: "unknown generator '\(text)' for \(what); known: \(ValueGenerator.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            generator = known
+        }
+        var parsed = StepFile.AttributeRule(
             attribute: attribute, from: try reader.string(rule["from"], required: false, what: "\(what).from", at: value),
             conversion: conversion, value: try reader.string(rule["value"], required: false, what: "\(what).value", at: value),
             valueForEmpty: try reader.string(rule["default"], required: false, what: "\(what).default", at: value),
             drop: try flag(rule["drop"], reader: reader, what: "\(what).drop", at: value), line: line)
-        if parsed.value != nil && (parsed.from != nil || parsed.conversion != nil || parsed.valueForEmpty != nil || parsed.drop) {
-            throw StepFileError(path: reader.path, line: line, problem: "\(what): 'value' (a constant) goes alone, without from, convert, default or drop")
+        parsed.generator = generator
+        if parsed.value != nil && (parsed.from != nil || parsed.conversion != nil || parsed.valueForEmpty != nil || parsed.drop || generator != nil) {
+            throw StepFileError(path: reader.path, line: line, problem: "\(what): 'value' (a constant) goes alone, without from, convert, default, drop or generate")
+        }
+        if generator != nil && (parsed.from != nil || parsed.conversion != nil || parsed.valueForEmpty != nil || parsed.drop) {
+            throw StepFileError(path: reader.path, line: line, problem: "\(what): 'generate' goes alone, without from, convert, default or drop")
         }
         if parsed.drop && (parsed.from != nil || parsed.conversion != nil || parsed.valueForEmpty != nil) {
             throw StepFileError(path: reader.path, line: line, problem: "\(what): 'drop' goes alone, without from, convert or default")

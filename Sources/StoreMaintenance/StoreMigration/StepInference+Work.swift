@@ -19,6 +19,25 @@ extension StepInference {
         var relationshipPaths: [String: [String]] = [:]
         /// To-many relationships of the entity being worked on filled from an old to-one.
         var promotedToMany: Set<String> = []
+        /// Entities of the previous version known to have no records (the source's own version only):
+        /// a new required attribute without a default does not stop their step, as it does not stop
+        /// Core Data's, which only fails when a record has no value.
+        var emptyEntities: Set<String> = []
+        /// Relationships that become many-to-many from a to-many kept by a to-one inverse: their
+        /// members come over only when every record of their destination fills the new inverse from
+        /// that old to-one (checked once every entity is planned).
+        var derivedFromInverse: [DerivedFromInverse] = []
+
+        /// A relationship whose members, in the previous version, were its to-one inverse's.
+        struct DerivedFromInverse {
+            /// `Entity.relationship` of the next version, for messages.
+            var place: String
+            /// The next version's inverse (to-many now) and the entity declaring it.
+            var newInverse: String
+            var newHolder: String
+            /// The previous version's inverse (the to-one the members come from).
+            var oldInverse: String
+        }
 
         init(old: ManagedModel, new: ManagedModel, file: StepFile?) {
             self.old = old
@@ -104,6 +123,14 @@ extension StepInference {
                     note("\(place) set to \(text)")
                     continue
                 }
+                if let rule, let generator = rule.generator {
+                    guard generator.types.contains(attribute.type) else {
+                        throw fileError(rule.line, "\(place): \(generator.rawValue) makes \(generator.types.map(\.rawValue).joined(separator: " or ")) values, not \(attribute.type.rawValue)")
+                    }
+                    steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .generated(generator)))
+                    note("\(place) generated per record (\(generator.rawValue))")
+                    continue
+                }
                 if let rule, let path = rule.path, path.count > 1 {
                     if let step = pathStep(path, from: source, to: attribute, conversion: rule.conversion, place: place) { steps.append(step) }
                     continue
@@ -134,13 +161,18 @@ extension StepInference {
                     if attribute.isOptional || attribute.defaultValue != nil {
                         steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .modelDefault))
                         note("\(place) added")
+                    } else if emptyEntities.contains(source) {
+                        steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .modelDefault))
+                        note("\(place) added, required without a default (\(source) has no records to give it a value)")
                     } else {
-                        problems.append("\(place) is new, required and has no default value (give it a constant)")
+                        let generated = ValueGenerator.allCases.filter { $0.madeFor == attribute.type }.map { "generate: \($0.rawValue)" }
+                        problems.append("\(place) is new, required and has no default value (give it a constant"
+                                        + (generated.isEmpty ? "" : ", or a value per record with \(generated.joined(separator: " or "))") + ")")
                     }
                     continue
                 }
                 used.insert(match.name)
-                if let step = try copyStep(from: match, to: attribute, rule: rule, place: place) { steps.append(step) }
+                if let step = try copyStep(from: match, of: source, to: attribute, rule: rule, place: place) { steps.append(step) }
             }
             for attribute in oldAttributes where !used.contains(attribute.name) {
                 note("\(source).\(attribute.name) removed")
@@ -148,7 +180,7 @@ extension StepInference {
             return steps
         }
 
-        private mutating func copyStep(from match: AttributeDescription, to attribute: AttributeDescription,
+        private mutating func copyStep(from match: AttributeDescription, of source: String, to attribute: AttributeDescription,
                                        rule: StepFile.AttributeRule?, place: String) throws -> AttributeStep? {
             let conversion: ValueConversion
             if let declared = rule?.conversion {
@@ -173,7 +205,7 @@ extension StepInference {
                     throw fileError(rule?.line ?? 0, "\(place): default '\(text)' is not a \(attribute.type.rawValue) value")
                 }
                 valueForEmpty = value
-            } else if match.isOptional && !attribute.isOptional {
+            } else if match.isOptional && !attribute.isOptional && !emptyEntities.contains(source) {
                 guard let value = attribute.defaultValue else {
                     problems.append("\(place) becomes required and has no default value for empty old values (give one with 'default:')")
                     return nil
@@ -289,6 +321,14 @@ extension StepInference {
                 let keptNow = StepInference.isKeptByOwner(relationship, in: new)
                 if keptBefore && keptNow {
                     kept[relationship.name] = match.name
+                } else if !keptBefore && keptNow, let oldInverse = match.inverseName, let newInverse = relationship.inverseName {
+                    // One-to-many becoming many-to-many (Core Data infers it): the members come over
+                    // with the other side's to-one becoming a to-many; those an ordered old side's
+                    // records hold come with their order.
+                    kept[relationship.name] = match.name
+                    derivedFromInverse.append(DerivedFromInverse(place: place, newInverse: newInverse,
+                                                                 newHolder: relationship.inverseEntity ?? relationship.destination, oldInverse: oldInverse))
+                    note("\(place) becomes many-to-many (its members come from \(relationship.destination).\(newInverse))")
                 } else if keptBefore != keptNow {
                     problems.append("\(place) is stored differently (a join table in one version, its to-one inverse in the other) (drop the old members)")
                     continue

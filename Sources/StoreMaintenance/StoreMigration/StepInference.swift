@@ -20,12 +20,18 @@ public enum StepInference {
     /// - Parameters:
     ///   - file: the step file for this pair, when one exists.
     ///   - stepFilePath: where the step file is (or would be), for messages.
+    ///   - emptyEntities: entities of `old` known to have no records: a new required attribute
+    ///     without a default does not stop their records' step (there are none to give a value),
+    ///     as it does not stop Core Data's.
     /// - Throws: ``StepFileError`` for a rule that does not fit the versions (file and line named);
     ///   ``StepInferenceError`` listing everything that can be neither inferred nor found in the file.
-    public static func step(from old: ManagedModel, to new: ManagedModel, file: StepFile?, stepFilePath: String) throws -> ModelStep {
+    public static func step(from old: ManagedModel, to new: ManagedModel, file: StepFile?, stepFilePath: String,
+                            emptyEntities: Set<String> = []) throws -> ModelStep {
         try checkVersions(of: file, old: old, new: new)
         let origin: ModelStep.Origin = file.map { .file(path: $0.path, checksum: $0.checksum) } ?? .inferred
-        return try step(Work(old: old, new: new, file: file), origin: origin, stepFile: file, stepFilePath: stepFilePath)
+        var work = Work(old: old, new: new, file: file)
+        work.emptyEntities = emptyEntities
+        return try step(work, origin: origin, stepFile: file, stepFilePath: stepFilePath)
     }
 
     /// The step from `old` to `new` that an Xcode mapping model describes, the step file's rules
@@ -74,6 +80,13 @@ public enum StepInference {
                                   relationshipPaths: work.relationshipPaths, promotedToMany: work.promotedToMany)
             step.passesUnchanged = step.isIdentity(from: old, to: new)
             entities[entity.name] = step
+        }
+        for derived in work.derivedFromInverse {
+            let holders = entities.values.filter { new.entity($0.target, isKindOf: derived.newHolder) }
+            if let lost = holders.first(where: { $0.relationships[derived.newInverse] != derived.oldInverse }) {
+                work.problems.append("\(derived.place) becomes many-to-many, but \(lost.target).\(derived.newInverse) does not take "
+                                     + "\(lost.source).\(derived.oldInverse), which held its members (drop the old members)")
+            }
         }
         guard work.problems.isEmpty else {
             var mappingModel: String?

@@ -1,3 +1,4 @@
+import Foundation
 import ObjectModel
 
 /// A step between two model versions that cannot be inferred, and has no step file that completes it.
@@ -31,11 +32,14 @@ public struct StepInferenceError: OperatorFacingError, Hashable {
     /// Always `.badInput` (exit 65).
     public var failureKind: FailureKind { .badInput }
 
-    /// Where to write the rules.
+    /// Where to write the rules; when the bundle's folder is not to be written (an app's project,
+    /// a read-only copy), the same file goes in a folder of the operator's own, given with `--steps`.
     public var hint: String? {
-        stepFileExists
-            ? "add rules for these to \(stepFile) (see docs/steps.md)"
-            : "write the step file \(stepFile) (see docs/steps.md): it can rename, convert with a declared rule, give a constant, or drop data"
+        if stepFileExists { return "add rules for these to \(stepFile) (see docs/steps.md)" }
+        let name = URL(fileURLWithPath: stepFile).lastPathComponent
+        return "write the step file \(stepFile), or '\(name)' in a folder of your own given with --steps DIR (see docs/steps.md): "
+            + "it can rename, convert with a declared rule, give a constant or a value generated per record "
+            + "(generate: uuid-from-global-id, the same on every run), or drop data"
     }
 
     /// The versions and every problem.

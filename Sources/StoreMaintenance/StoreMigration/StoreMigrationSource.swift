@@ -33,20 +33,24 @@ public final class StoreMigrationSource: MigrationSource {
     ///   - path: the old store.
     ///   - model: the model bundle (`.xcdatamodeld`) holding the store's version and the target version.
     ///   - modelVersion: the target version (default: the bundle's current version).
+    ///   - stepsFolder: a folder of step files to use instead of the bundle's own folder (`--steps`).
     /// - Throws: `StoreError`, `XcodeModelError`, `ModelLookupError`, ``MaintenanceError``, ``StepFileError``, ``StepInferenceError``.
-    public convenience init(path: String, model: String, modelVersion: String? = nil) throws {
+    public convenience init(path: String, model: String, modelVersion: String? = nil, stepsFolder: String? = nil) throws {
         let bundle = try ModelLoader.loadBundle(path: model)
-        try self.init(path: path, bundle: bundle, bundlePath: model, modelVersion: modelVersion)
+        try self.init(path: path, bundle: bundle, bundlePath: model, modelVersion: modelVersion, stepsFolder: stepsFolder)
     }
 
     /// Opens the store read-only and plans the steps with a bundle already read (or built in code).
     ///
     /// - Parameters:
-    ///   - bundlePath: where step files are looked up (beside it), and the path messages name.
-    public init(path: String, bundle: ModelBundle, bundlePath: String, modelVersion: String? = nil) throws {
+    ///   - bundlePath: where step files are looked up (beside it, unless `stepsFolder` is given), and the path messages name.
+    public init(path: String, bundle: ModelBundle, bundlePath: String, modelVersion: String? = nil, stepsFolder: String? = nil) throws {
         store = try SyncStore.open(at: path, readOnly: true)
+        // Entities without records need no value for a new required attribute, as in Core Data.
+        let counts = try store.liveRecordCounts()
+        let empty = Set(store.model.entities.filter { !$0.isAbstract && (counts[$0.name] ?? 0) == 0 }.map(\.name))
         let planned = try StepPlanner.chain(storeModel: store.model, storeHash: store.metadata.modelHash, bundle: bundle,
-                                            bundlePath: bundlePath, targetVersion: modelVersion)
+                                            bundlePath: bundlePath, targetVersion: modelVersion, stepsFolder: stepsFolder, emptyEntities: empty)
         chain = planned
         let old = store
         lookups = try planned.buildLookups { body in
