@@ -76,7 +76,7 @@ public final class SyncStore: Sendable {
         try validate(name: contentName, what: "content name", path: path)
         let peer = peerID ?? UUID().uuidString
         try validate(name: peer, what: "peer ID", path: path)
-        let problems = model.structuralProblems()
+        let problems = model.structuralProblems() + model.seedConfigurationProblems()
         guard problems.isEmpty else {
             throw StoreError(.unusableModel, path: path,
                              message: "model \(model.versionName) cannot hold a store: \(problems.joined(separator: "; "))",
