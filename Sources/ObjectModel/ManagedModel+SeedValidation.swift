@@ -9,8 +9,8 @@ extension ManagedModel {
     /// or between two seed configurations; a seed entity without `storekeep.seedKey` (seed records
     /// get IDs derived from it, so that references survive a rebuild); a relationship between seed
     /// and user data or between two seed configurations (Core Data refuses relationships between
-    /// stores too); a `storekeep.seedReference` that is not a String attribute of a user entity
-    /// naming a seed entity.
+    /// stores too); a seed attribute allowing external storage (a seed store is one file); a
+    /// `storekeep.seedReference` that is not a String attribute of a user entity naming a seed entity.
     public func seedConfigurationProblems() -> [String] {
         var problems: [String] = []
         let seedNames = Set(seedConfigurations.map(\.name))
@@ -44,6 +44,9 @@ extension ManagedModel {
             let home = seedConfiguration(of: entity.name)
             if let home, facts(of: entity.name).seedKey.isEmpty {
                 problems.append("entity \(entity.name) of seed configuration \(home) has no storekeep.seedKey: seed-store records get global IDs derived from it, so that user records keep pointing at them when the seed store is rebuilt")
+            }
+            if let home, let external = entity.attributes.first(where: { $0.allowsExternalBinaryDataStorage && !$0.isTransient }) {
+                problems.append("attribute \(entity.name).\(external.name) of seed configuration \(home) allows external storage: a seed store keeps every value inside its one file (it is replaced by a rename); turn Allows External Storage off")
             }
             for relationship in entity.relationships where !relationship.isTransient {
                 let there = seedConfiguration(of: relationship.destination)

@@ -138,13 +138,6 @@ public struct StoreAccount: Sendable {
     private func removeLeftoversOfKilledResets(in folder: String, name: String) {
         // `.NAME.account-<pid>.store`, `..NAME.account-<pid>.store.creating-<pid>` (SyncStore.create's
         // own temporary name), `.NAME.blobs.reset-<pid>`.
-        let prefixes = [".\(name).account-", "..\(name).account-", ".\(name).blobs.reset-"]
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for entry in names {
-            guard let prefix = prefixes.first(where: { entry.hasPrefix($0) }) else { continue }
-            let digits = entry.dropFirst(prefix.count).prefix { $0.isNumber }
-            guard let pid = Int32(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: "\(folder)/\(entry)")
-        }
+        DeadProcessLeftovers.remove(in: folder, prefixes: [".\(name).account-", "..\(name).account-", ".\(name).blobs.reset-"])
     }
 }

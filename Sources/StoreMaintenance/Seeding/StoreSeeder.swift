@@ -110,34 +110,15 @@ public struct StoreSeeder: Sendable {
         var seen = Set<GlobalID>()
         for entry in seedSet.records {
             func fail(_ problem: String) -> SeedSetError { SeedSetError(path: seedSet.path, line: entry.line, problem: problem) }
-            guard let entity = model.entity(named: entry.entity), !entity.isAbstract else {
-                throw fail("entity '\(entry.entity)' is not a concrete entity of model \(model.versionName)")
-            }
             if let configuration = model.seedConfiguration(of: entry.entity) {
                 throw fail("entity \(entry.entity) is read-only seed data of configuration \(configuration), kept in a seed store of its own: build it with `storekeep seed-store build` (docs/seeding.md#seed-stores)")
             }
-            let keyNames = model.facts(of: entry.entity).seedKey
-            guard !keyNames.isEmpty else {
-                throw fail("entity \(entry.entity) has no storekeep.seedKey in the model: seed records are identified by it (docs/models.md)")
+            if !entry.toOne.isEmpty {
+                throw fail("toOne is for seed stores (`storekeep seed-store build`); seed a user's store's relationships with `storekeep apply`")
             }
-            var values: [String: AttributeValue] = [:]
-            for (name, json) in entry.values {
-                guard let attribute = model.attribute(name, of: entry.entity), !attribute.isTransient else {
-                    throw fail("entity \(entry.entity) has no stored attribute named '\(name)'")
-                }
-                switch ScriptValue.convert(json, to: attribute.type) {
-                case .success(let value): values[name] = value
-                case .failure(let mismatch): throw fail("\(entry.entity).\(name): \(mismatch.reason)")
-                }
-            }
-            var key: [String: AttributeValue] = [:]
-            for name in keyNames {
-                guard let value = values[name], !value.isNull else { throw fail("the seed key \(name) of \(entry.entity) has no value") }
-                key[name] = value
-            }
-            let id = store.seedGlobalID(entity: entry.entity, values: AttributeValues(key))
-            guard seen.insert(id).inserted else { throw fail("a second \(entry.entity) record with the same seed key") }
-            planned.append(PlannedRecord(entry: entry, values: values, key: key, id: id))
+            let resolved = try ResolvedSeedRecord(entry, of: seedSet, in: store)
+            guard seen.insert(resolved.id).inserted else { throw fail("a second \(entry.entity) record with the same seed key") }
+            planned.append(PlannedRecord(entry: entry, values: resolved.values, key: resolved.key, id: resolved.id))
         }
         let found = try store.inspect { tx in
             try planned.map { record in
