@@ -79,6 +79,24 @@ struct SeedingTests {
         }
     }
 
+    @Test("a new device seeding offline after the user deleted a built-in on another: after sync it stays deleted everywhere")
+    func deletedBeforeANewDeviceSeeds() throws {
+        let peers = try SyncPeers(["A", "B"])
+        defer { peers.directory.remove() }
+        _ = try seed(peers, "A", Self.builtinTypes)
+        let delete = #"{"op":"delete","record":{"entity":"SpeechType","key":{"name":"Evaluation"}}}"#
+        #expect(try peers.apply("A", [delete]).status == 0)
+        #expect(try peers.sync("A").status == 0)
+        // B never saw the delete: it seeds all five.
+        #expect((try seed(peers, "B", Self.builtinTypes)["inserted"] as? [String])?.count == 5)
+        #expect(try peers.syncUntilQuiet() <= 4)
+        for name in peers.names {
+            let names = try typeNames(peers, name)
+            #expect(names == ["Table Topics": 1, "Icebreaker": 1, "Standard Speech": 1, "Humorous Speech": 1], "\(name): \(names)")
+        }
+        #expect(try peers.digest("A") == (try peers.digest("B")))
+    }
+
     @Test("--dry-run says what it would seed and leaves the file as it was, even a store of an older format")
     func dryRunWritesNothing() throws {
         let peers = try SyncPeers(["A"])
