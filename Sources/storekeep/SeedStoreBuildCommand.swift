@@ -60,7 +60,7 @@ struct SeedStoreBuildCommand: StorekeepCommand {
             }
             let records = report.records.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             var lines = [report.dryRun ? "\(report.seedStore): would hold \(what) (dry run: nothing installed)"
-                : "\(report.seedStore): \(what) installed\(report.previousVersion.map { " (replacing version \($0))" } ?? "")"]
+                : "\(report.seedStore): \(what) installed\(report.previousVersion.map { " (replacing version \($0), kept as \(report.previous ?? "?"))" } ?? "")"]
             lines.append("configuration \(report.configuration): \(records.isEmpty ? "no records" : records)")
             if report.danglingReferenceCount > 0 {
                 lines.append("\(report.danglingReferenceCount) user record(s) point at seed records it \(report.dryRun ? "would lack" : "lacks")\(report.dryRun ? "" : " (storekeep check reports them)"):")

@@ -103,6 +103,13 @@ import Testing
         #expect(repair.plan.fixes.isEmpty)
         #expect(repair.plan.leftovers.contains { $0.code == .seedStoreDanglingReference && $0.globalIDs == ["R0"] })
         #expect(try user.record(GlobalID("R0"))?.values["postcode"] == .string(truro.rawValue), "repair never changes the reference")
+
+        // The replaced seed store was kept one version back; putting it back makes the reference whole.
+        let previous = try #require(report.previous)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: previous)) == before)
+        let restored = try SeedStoreBuilder(path: user.path, source: .sqlite(previous)).run()
+        #expect(restored.installed && restored.version == 1)
+        #expect(findings(user.path, .seedStoreDanglingReference).isEmpty)
     }
 
     @Test("a seed store of another configuration or other seed entities is a mismatch; a copy of a seed store is installed as built")

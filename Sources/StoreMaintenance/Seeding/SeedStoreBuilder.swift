@@ -97,6 +97,13 @@ public struct SeedStoreBuilder: Sendable {
         report.danglingReferenceCount = count
         guard !dryRun else { return report }
 
+        // The seed store replaced stays as `.previous` (one version back), to go back to with
+        // --from-sqlite: a hard link made before the rename, so the seed store never goes missing.
+        let previous = target + ".previous"
+        if FileManager.default.fileExists(atPath: target) {
+            unlink(previous)
+            if link(target, previous) == 0 { report.previous = previous }
+        }
         guard rename(temporary, target) == 0 else {
             throw MaintenanceError(path: target, problem: "cannot put the new seed store in place: \(String(cString: strerror(errno)))",
                                    hint: "the old seed store is unchanged; check the folder's permissions and free space", failureKind: .ioFailure)

@@ -19,6 +19,8 @@ public struct SeedStoreReport: Codable, Sendable {
     public var nothingToDo = false
     /// Whether a seed store was put in place (replacing the old one, when there was one).
     public var installed = false
+    /// Where the seed store it replaced is kept (`<seed store>.previous`, one version back).
+    public var previous: String?
     /// Records of each seed entity the new seed store holds.
     public var records: [String: Int] = [:]
     /// User records whose seed references the new seed store does not hold (after a build,
