@@ -7,11 +7,14 @@
 /// - per persistent attribute: name, type, optional flag, composite name, `versionHashModifier`;
 /// - per persistent relationship: name, destination, inverse, to-many, ordered, optional, min and
 ///   max count, `versionHashModifier`;
-/// - composite types, with their attributes.
+/// - composite types, with their attributes;
+/// - seed configurations (their names and entities) and seed references, only when the model
+///   has a seed configuration (`docs/models.md`).
 ///
 /// Not covered: transient properties, fetched properties, class names, diagram positions,
 /// default values, validation rules (min, max, regular expression), indexes, deletion rules,
-/// `elementID`, external-storage flags, configurations and `userInfo` other than storekeep's keys.
+/// `elementID`, external-storage flags, configurations that are not seed data, and `userInfo` other
+/// than storekeep's keys.
 ///
 /// ```swift
 /// let hash = ModelVersionHash(model)
@@ -39,6 +42,15 @@ public struct ModelVersionHash: Hashable, Sendable, Codable {
             for attribute in composite.attributes.sorted(by: { $0.name < $1.name }) where !attribute.isTransient {
                 lines.append("  " + Self.canonicalLine(of: attribute))
             }
+        }
+        // Which entities live in a seed store, and which attributes point into one: peers must
+        // agree on what they sync. Only a model with a seed configuration has these lines, so every
+        // other model keeps its hash.
+        for configuration in model.seedConfigurations {
+            lines.append("seedConfiguration \(configuration.name) \(model.seedEntities(of: configuration.name).map(\.name).sorted().joined(separator: ","))")
+        }
+        for reference in model.seedReferences {
+            lines.append("seedReference \(reference.entity).\(reference.attribute) \(reference.target)")
         }
         self.model = SHA256.hexDigest(of: lines.joined(separator: "\n") + "\n")
         self.entities = entityHashes

@@ -140,6 +140,8 @@ public struct ModelReport: Encodable, Sendable, Equatable {
         public var entities: [String]
         /// Whether it is marked for CloudKit.
         public var usedWithCloudKit: Bool
+        /// Whether it is read-only seed data, kept in a seed store (`docs/models.md`).
+        public var seedData: Bool
     }
 
     /// One composite type.
@@ -197,8 +199,10 @@ public struct ModelReport: Encodable, Sendable, Equatable {
                 elementID: entity.elementID, versionHashModifier: entity.versionHashModifier, userInfo: entity.userInfo,
                 facts: Facts(seedKey: facts.seedKey, singleton: facts.isSingleton, invalidRecordPolicy: facts.invalidRecordPolicy.rawValue))
         }
+        let seedNames = Set(model.seedConfigurations.map(\.name))
         configurations = model.configurations.map {
-            Configuration(name: $0.name, entities: $0.entityNames, usedWithCloudKit: $0.usedWithCloudKit)
+            Configuration(name: $0.name, entities: $0.entityNames, usedWithCloudKit: $0.usedWithCloudKit,
+                          seedData: seedNames.contains($0.name))
         }
         composites = model.composites.map { Composite(name: $0.name, attributes: $0.attributes.map(Self.attribute)) }
     }

@@ -73,6 +73,10 @@ public struct StoreInfo: Encodable, Sendable, Equatable {
     /// Where the store stands with sync: the last transaction it issued and exported, and per
     /// other peer the last imported.
     public var sync: SyncStatus
+    /// A user's store: the seed stores of its model's seed configurations (empty for most models).
+    public var seedStores: [SeedStoreSummary]
+    /// A seed store: what it holds and was built from (`nil` for a user's store).
+    public var seedStore: SeedStoreSummary?
 
     /// Gathers the information from an open store.
     ///
@@ -96,6 +100,8 @@ public struct StoreInfo: Encodable, Sendable, Equatable {
             Rekey(from: run.source, to: String(run.version.dropFirst("rekey ".count)), at: run.started, description: run.description)
         }
         sync = try store.syncStatus()
+        seedStore = store.isSeedStore ? SeedStoreSummary(seedStore: store) : nil
+        seedStores = store.isSeedStore ? [] : store.model.seedConfigurations.map { SeedStoreSummary(configuration: $0.name, beside: store) }
         databaseBytes = ["", "-wal", "-shm"].reduce(0) { total, suffix in
             let size = (try? FileManager.default.attributesOfItem(atPath: store.path + suffix)[.size] as? NSNumber)?.int64Value
             return total + (size ?? 0)

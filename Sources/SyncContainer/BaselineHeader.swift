@@ -26,13 +26,16 @@ public struct BaselineHeader: Codable, Hashable, Sendable, FramedFile.Header {
     public var rawBytes: Int
     /// When it was made (seconds since 1970).
     public var created: Double
+    /// The account the snapshot's data belongs to; absent for a store without an account, and in
+    /// baselines written before the key existed (a reader then takes the making peer's manifest's account).
+    public var account: String?
 
     /// The current baseline file format.
     public static let currentFormat = 1
 
     /// A header; the compression and sizes are filled in when the file is encoded.
     public init(contentName: String, modelHash: String, peer: String, vector: [String: Int64], latestClock: Int64,
-                records: Int, memberships: Int, tombstones: Int, reason: String, created: Date = Date()) {
+                records: Int, memberships: Int, tombstones: Int, reason: String, created: Date = Date(), account: String? = nil) {
         format = Self.currentFormat
         self.contentName = contentName
         self.modelHash = modelHash
@@ -47,6 +50,7 @@ public struct BaselineHeader: Codable, Hashable, Sendable, FramedFile.Header {
         bodyBytes = 0
         rawBytes = 0
         self.created = created.timeIntervalSince1970
+        self.account = account
     }
 
     /// The file name: the sequence numbers it covers summed (so a later baseline sorts after an

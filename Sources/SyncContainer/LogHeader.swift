@@ -26,6 +26,9 @@ public struct LogHeader: Codable, Hashable, Sendable, FramedFile.Header {
     public var rawBytes: Int
     /// When it was written (seconds since 1970).
     public var created: Double
+    /// The account the transactions' data belongs to; absent for a store without an account, and
+    /// in logs written before the key existed (a reader then takes the peer's manifest's account).
+    public var account: String?
 
     /// The current log file format.
     public static let currentFormat = 1
@@ -33,7 +36,7 @@ public struct LogHeader: Codable, Hashable, Sendable, FramedFile.Header {
     /// A header for a log of `peer`'s transactions `firstSequence` through `lastSequence`; the
     /// compression and sizes are filled in when the file is encoded (``LogFile/encode(header:body:)``).
     public init(contentName: String, modelHash: String, peer: String, firstSequence: Int64, lastSequence: Int64,
-                transactions: Int, changes: Int, latestClock: Int64, created: Date = Date()) {
+                transactions: Int, changes: Int, latestClock: Int64, created: Date = Date(), account: String? = nil) {
         format = Self.currentFormat
         self.contentName = contentName
         self.modelHash = modelHash
@@ -47,5 +50,6 @@ public struct LogHeader: Codable, Hashable, Sendable, FramedFile.Header {
         bodyBytes = 0
         rawBytes = 0
         self.created = created.timeIntervalSince1970
+        self.account = account
     }
 }

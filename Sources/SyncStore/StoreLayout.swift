@@ -21,9 +21,12 @@ struct StoreLayout: Sendable {
     /// Every entity table, sorted by name.
     private(set) var entityTables: [String] = []
 
-    /// Derives the layout of `model`.
-    init(model: ManagedModel) {
-        for root in model.rootEntities {
+    /// Derives the layout of `model`: of the user's store (the entities of no seed configuration),
+    /// or, given `seedConfiguration`, of that configuration's seed store. A model without seed
+    /// configurations lays every entity out in the user's store.
+    init(model: ManagedModel, seedConfiguration: String? = nil) {
+        let held = model.seedConfigurations.isEmpty ? nil : Set(model.entities.filter { model.seedConfiguration(of: $0.name) == seedConfiguration }.map(\.name))
+        for root in model.rootEntities where held?.contains(root.name) ?? true {
             let table = "e_\(root.name)"
             let family = ([root] + model.descendants(of: root.name)).sorted { $0.name < $1.name }
             var taken = Set<String>()
@@ -67,7 +70,7 @@ struct StoreLayout: Sendable {
             }
         }
         entityTables = Set(tableOfEntity.values).sorted()
-        for entity in model.entities {
+        for entity in model.entities where held?.contains(entity.name) ?? true {
             for chainEntity in model.inheritanceChain(of: entity.name) {
                 for relationship in chainEntity.relationships where !relationship.isTransient && relationship.isToMany {
                     relationships[entity.name, default: [:]][relationship.name] = toManyStorage(

@@ -24,4 +24,7 @@ public struct StoreMetadata: Hashable, Sendable, Codable {
     public var syncEnabled: Bool
     /// When the store was created.
     public var createdAt: Date
+    /// For a seed store (`storekeep seed-store build`): the seed configuration whose read-only
+    /// records it holds; `nil` for a user's store.
+    public var seedConfiguration: String?
 }

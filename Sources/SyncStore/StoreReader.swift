@@ -44,7 +44,8 @@ enum StoreReader {
                     modelHash: try required("modelHash"), contentName: try required("contentName"),
                     peerID: try required("peerID"), accountToken: values["accountToken"] ?? nil,
                     syncEnabled: values["syncEnabled"] == "1",
-                    createdAt: Date(timeIntervalSince1970: Double(values["createdAt"] ?? "") ?? 0))
+                    createdAt: Date(timeIntervalSince1970: Double(values["createdAt"] ?? "") ?? 0),
+                    seedConfiguration: values[SyncStore.seedConfigurationKey] ?? nil)
                 guard let definition = try String.fetchOne(db, sql: "SELECT definition FROM sk_model LIMIT 1"),
                       let model = try? JSONDecoder().decode(ManagedModel.self, from: Data(definition.utf8)) else {
                     throw StoreError(.damaged, path: path, message: "has no readable model definition in sk_model",

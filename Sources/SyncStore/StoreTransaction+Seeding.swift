@@ -17,7 +17,8 @@ public struct SeedMarkRecord: Hashable, Sendable, Codable {
 extension StoreTransaction {
     /// The mark of seed set `set` for `account`, when it was seeded.
     public func seedMark(set: String, account: String) throws -> SeedMarkRecord? {
-        try StoreSchema.createSeedMarkTable(in: db)
+        // Read only: a store of a format before seed marks (read without upgrading it) has none.
+        guard try db.tableExists("sk_seed_mark") else { return nil }
         guard let row = try Row.fetchOne(db, sql: "SELECT version, applied FROM sk_seed_mark WHERE seed_set = ? AND account = ?",
                                          arguments: [set, account]) else { return nil }
         return SeedMarkRecord(set: set, account: account, version: Int(row[0] as Int64? ?? 0),

@@ -48,6 +48,7 @@ public final class StoreTransaction {
     ///   - seed: the seed set, when the record is seed data rather than the user's.
     @discardableResult
     public func insert(_ entity: String, id: GlobalID? = nil, values: [String: AttributeValue] = [:], seed: SeedMark? = nil) throws -> GlobalID {
+        if let refusal = seedDataRefusal(entity) { throw refusal }
         guard let description = model.entity(named: entity), let table = layout.tableOfEntity[entity] else {
             throw request("there is no entity named '\(entity)' in model \(model.versionName)")
         }
@@ -136,6 +137,7 @@ public final class StoreTransaction {
 
     /// The table of `entity`'s family.
     func table(of entity: String) throws -> String {
+        if let refusal = seedDataRefusal(entity) { throw refusal }
         guard let table = layout.tableOfEntity[entity] else { throw request("there is no entity named '\(entity)' in model \(model.versionName)") }
         return table
     }

@@ -20,6 +20,10 @@ extension SyncStore {
         guard !isReadOnly else {
             throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only")
         }
+        if let configuration = metadata.seedConfiguration {
+            throw StoreError(.invalidRequest, path: path, message: "is the seed store of configuration \(configuration): read-only seed data, never written by a save",
+                             hint: "change seed data by building a new seed store (`storekeep seed-store build`)")
+        }
         do {
             return try database.write { db in
                 let transaction = StoreTransaction(db: db, store: self, now: Date())

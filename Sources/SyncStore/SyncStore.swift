@@ -39,7 +39,7 @@ public final class SyncStore: Sendable {
         self.model = model
         self.database = database
         self.isReadOnly = readOnly
-        let layout = StoreLayout(model: model)
+        let layout = StoreLayout(model: model, seedConfiguration: metadata.seedConfiguration)
         self.layout = layout
         self.plans = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
             EntityPlan(store: layout, model: model, entity: entity.name).map { (entity.name, $0) }
@@ -67,20 +67,26 @@ public final class SyncStore: Sendable {
     ///   - deferIndexes: create the store without its secondary indexes, for a bulk load that ends
     ///     with ``buildPendingIndexes()``; until then the store holds the `indexesPending` mark and
     ///     global IDs are not checked for uniqueness.
+    ///   - seedConfiguration: make the seed store of this seed configuration of `model` (its
+    ///     entities only; written by `storekeep seed-store build`, never by ``save(author:_:)``).
     /// - Throws: ``StoreError`` (`cannotCreate`, `unusableModel`, `invalidRequest`, `io`).
     public static func create(
         at path: String, model: ManagedModel, contentName: String, peerID: String? = nil,
-        accountToken: String? = nil, deferIndexes: Bool = false
+        accountToken: String? = nil, deferIndexes: Bool = false, seedConfiguration: String? = nil
     ) throws -> SyncStore {
         prepareSQLite()
         try validate(name: contentName, what: "content name", path: path)
         let peer = peerID ?? UUID().uuidString
         try validate(name: peer, what: "peer ID", path: path)
-        let problems = model.structuralProblems()
+        let problems = model.structuralProblems() + model.seedConfigurationProblems()
         guard problems.isEmpty else {
             throw StoreError(.unusableModel, path: path,
                              message: "model \(model.versionName) cannot hold a store: \(problems.joined(separator: "; "))",
                              hint: "fix the model file and try again")
+        }
+        if let seedConfiguration, !model.seedConfigurations.contains(where: { $0.name == seedConfiguration }) {
+            throw StoreError(.invalidRequest, path: path, message: "model \(model.versionName) has no seed configuration named '\(seedConfiguration)'",
+                             hint: "mark the configuration as seed data (docs/models.md, \"Seed configurations\")")
         }
         let fileManager = FileManager.default
         let url = URL(fileURLWithPath: path)
@@ -106,16 +112,17 @@ public final class SyncStore: Sendable {
                 return try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             }
             try queue.write { db in
-                let layout = StoreLayout(model: model)
+                let layout = StoreLayout(model: model, seedConfiguration: seedConfiguration)
                 try StoreSchema.create(in: db, model: model, layout: layout, deferIndexes: deferIndexes)
                 let now = Date()
-                let values: [(String, String?)] = [
+                var values: [(String, String?)] = [
                     ("storeUUID", UUID().uuidString), ("formatVersion", String(StoreSchema.formatVersion)),
                     ("modelName", model.name), ("modelVersion", model.versionName),
                     ("modelVersionIdentifier", model.versionIdentifier), ("modelHash", model.versionHash),
                     ("contentName", contentName), ("peerID", peer), ("accountToken", accountToken),
                     ("syncEnabled", "0"), ("createdAt", String(now.timeIntervalSince1970)),
                 ]
+                if let seedConfiguration { values.append((Self.seedConfigurationKey, seedConfiguration)) }
                 for (key, value) in values {
                     try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, ?)", arguments: [key, value])
                 }
@@ -183,7 +190,7 @@ public final class SyncStore: Sendable {
         var (metadata, model) = try StoreReader.readHeader(of: queue, path: path)
         if !readOnly && metadata.formatVersion < StoreSchema.formatVersion {
             do {
-                try queue.write { db in try StoreSchema.upgrade(in: db, from: metadata.formatVersion, layout: StoreLayout(model: model)) }
+                try queue.write { db in try StoreSchema.upgrade(in: db, from: metadata.formatVersion, layout: StoreLayout(model: model, seedConfiguration: metadata.seedConfiguration)) }
             } catch {
                 throw StoreError.wrapping(error, path: path, action: "upgrade the store to format \(StoreSchema.formatVersion)")
             }

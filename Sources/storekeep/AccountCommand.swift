@@ -31,6 +31,10 @@ struct AccountCommand: StorekeepCommand {
     @Flag(help: "With --set on a store of another account: take a backup, then start empty for the new account.")
     var reset = false
 
+    /// How long to wait for the store's lock.
+    @Option(help: "With --set: seconds to wait for the store's lock while another process holds it.")
+    var lockTimeout: Double = 30
+
     /// The shared options.
     @OptionGroup var globals: GlobalOptions
 
@@ -38,11 +42,12 @@ struct AccountCommand: StorekeepCommand {
     func validate() throws {
         if keepLocal && reset { throw ValidationError("--keep-local and --reset cannot be given together.") }
         if (keepLocal || reset) && token == nil { throw ValidationError("--keep-local and --reset go with --set TOKEN.") }
+        if lockTimeout < 0 { throw ValidationError("--lock-timeout must not be negative.") }
     }
 
     /// Shows or changes the account.
     func run(context: CommandContext) throws {
-        let engine = StoreAccount(path: store)
+        let engine = StoreAccount(path: store, lockTimeout: lockTimeout)
         let report = try token.map { try engine.set($0, localData: keepLocal ? .keep : (reset ? .reset : .refuse)) } ?? engine.show()
         try context.output.emit(report) {
             switch report.action {

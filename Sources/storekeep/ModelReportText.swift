@@ -1,3 +1,4 @@
+import ObjectModel
 import StoreMaintenance
 
 /// The human form of a ``ModelReport``: a heading, then one table per entity.
@@ -46,8 +47,8 @@ struct ModelReportText {
             lines.append("")
             lines.append("configurations")
             for configuration in report.configurations {
-                let cloud = configuration.usedWithCloudKit ? " (CloudKit)" : ""
-                lines.append("  \(configuration.name)\(cloud): \(configuration.entities.joined(separator: ", "))")
+                let marks = (configuration.usedWithCloudKit ? " (CloudKit)" : "") + (configuration.seedData ? " (read-only seed data: a seed store)" : "")
+                lines.append("  \(configuration.name)\(marks): \(configuration.entities.joined(separator: ", "))")
             }
         }
         return lines.joined(separator: "\n")
@@ -63,6 +64,7 @@ struct ModelReportText {
         if let minimum = attribute.minValue { flags.append("min: \(minimum)") }
         if let maximum = attribute.maxValue { flags.append("max: \(maximum)") }
         if let pattern = attribute.regularExpression { flags.append("regex: \(pattern)") }
+        if let target = attribute.userInfo[ManagedModel.seedReferenceKey] { flags.append("→ seed \(target)") }
         return flags
     }
 }

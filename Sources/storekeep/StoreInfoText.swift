@@ -35,6 +35,15 @@ struct StoreInfoText {
                                    rows: info.rekeys.map { [ISO8601DateFormatter().string(from: $0.at), $0.from, $0.to, $0.description] })
             text += "\n\n" + rekeys.render()
         }
+        let seeds = info.seedStore.map { [$0] } ?? info.seedStores
+        if !seeds.isEmpty {
+            let table = TextTable(columns: [.init(info.seedStore == nil ? "seed store" : "this seed store"), .init("configuration"), .init("state"), .init("seed set"), .init("records", alignment: .right)],
+                                  rows: seeds.map { seed in
+                                      [seed.path, seed.configuration, seed.state + (seed.problem.map { ": \($0)" } ?? ""),
+                                       seed.seedSet.map { "\($0) version \(seed.version ?? 0)" } ?? "", seed.records.map(String.init) ?? ""]
+                                  })
+            text += "\n\n" + table.render()
+        }
         return text + "\n\n" + counts.render()
     }
 }

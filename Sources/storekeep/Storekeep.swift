@@ -39,6 +39,7 @@ struct Storekeep: ParsableCommand {
             ArchiveCommand.self,
             PeersCommand.self,
             SeedCommand.self,
+            SeedStoreCommand.self,
             AccountCommand.self,
             VersionCommand.self,
         ]

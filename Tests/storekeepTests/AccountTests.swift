@@ -45,6 +45,60 @@ struct AccountTests {
         #expect(refused.stdout.contains("account.mismatch") || refused.stderr.contains("account"), "\(refused)")
         #expect(try peers.digest("B") == before, "nothing of alice's came into bob's store")
         #expect(try SyncStore.open(at: peers.store("B"), readOnly: true).record(GlobalID("S1")) == nil)
+        #expect((try? peers.logs("B"))?.isEmpty ?? true, "nothing of bob's went into alice's namespace")
+    }
+
+    @Test("a first sync killed before it wrote its manifest: its logs still say whose they are, and another account's store takes nothing")
+    func logsCarryTheirAccount() throws {
+        let peers = try SyncPeers(["A", "B", "C"])
+        defer { peers.directory.remove() }
+        #expect(try account(peers, "A", ["--set", "alice"]).status == 0)
+        #expect(try account(peers, "B", ["--set", "bob"]).status == 0)
+        #expect(try account(peers, "C", ["--set", "alice"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "alice's")]).status == 0)
+        // Killed right after its first log was published: no manifest.
+        let killed = try StorekeepProcess.run(["sync", peers.store("A"), "--container", peers.container], environment: ["STOREKEEP_CRASH_AFTER": "1"])
+        #expect(killed.status == SIGKILL, "\(killed)")
+        let log = try #require(try peers.logs("A").first)
+        #expect(!FileManager.default.fileExists(atPath: log.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("manifest.json").path))
+        #expect(String(decoding: try Data(contentsOf: log).prefix(600), as: UTF8.self).contains(#""account":"alice""#), "the header names the account")
+
+        #expect(try peers.apply("B", [SpeechLines.speech("S2", title: "bob's")]).status == 0)
+        let before = try peers.digest("B")
+        let refused = try peers.sync("B", ["--json"])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stdout.contains("account.mismatch"), "\(refused.stdout)")
+        #expect(try peers.digest("B") == before, "nothing of alice's came in")
+        #expect((try? peers.logs("B"))?.isEmpty ?? true, "nothing of bob's went out")
+        // alice's other store takes it.
+        #expect(try peers.sync("C").status == 0)
+        #expect(try SyncStore.open(at: peers.store("C"), readOnly: true).record(GlobalID("S1")) != nil)
+    }
+
+    @Test("a store with an account and one without share nothing until the second adopts the account")
+    func accountAndNoAccount() throws {
+        let peers = try SyncPeers(["A", "B"])
+        defer { peers.directory.remove() }
+        #expect(try account(peers, "A", ["--set", "alice"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "alice's")]).status == 0)
+        #expect(try peers.apply("B", [SpeechLines.speech("S2", title: "nobody's")]).status == 0)
+        #expect(try peers.sync("B").status == 0, "alone in the container, B syncs")
+        // A exports, but leaves B's data out: it is no account's.
+        let onA = try peers.sync("A", ["--json"])
+        #expect(onA.status == 65 && onA.stdout.contains("account.mismatch"), "\(onA)")
+        #expect(try !peers.logs("A").isEmpty, "A's own data was exported")
+        #expect(try SyncStore.open(at: peers.store("A"), readOnly: true).record(GlobalID("S2")) == nil)
+        // B is refused: the namespace holds an account's data now.
+        let onB = try peers.sync("B", ["--json"])
+        #expect(onB.status == 65 && onB.stdout.contains("account.mismatch"), "\(onB)")
+        #expect(try SyncStore.open(at: peers.store("B"), readOnly: true).record(GlobalID("S1")) == nil)
+        // B adopts alice: its data is kept, and both get everything.
+        #expect(try account(peers, "B", ["--set", "alice"]).status == 0)
+        #expect(try peers.syncUntilQuiet() <= 4)
+        for peer in ["A", "B"] {
+            let store = try SyncStore.open(at: peers.store(peer), readOnly: true)
+            #expect(try store.record(GlobalID("S1")) != nil && store.record(GlobalID("S2")) != nil, "\(peer)")
+        }
     }
 
     @Test("--keep-local moves the data to the new account's container; --reset keeps a verified backup")

@@ -66,6 +66,10 @@ extension ExitCodeCase {
         .init("usage.invalid-name") { w in
             .init(arguments: ["init", w.path("n.store"), "--model", w.speechTimerModel, "--content-name", "bad/name"], names: [w.path("n.store"), "bad/name"])
         },
+        .init("usage.seed-store-source") { w in
+            .init(arguments: ["seed-store", "build", try w.postcodesStore()], names: ["--from", "--from-sqlite"])
+        },
+        .init("usage.account-choice") { w in .init(arguments: ["account", try w.store(), "--reset"], names: ["--set"]) },
     ]
 
     static let badInput: [ExitCodeCase] = [
@@ -176,6 +180,44 @@ extension ExitCodeCase {
             let store = try w.storeWithoutSpeechTable()
             return .init(arguments: ["repair", store], names: [store, "e_Speech"])
         },
+    ] + seedingInput
+
+    static let seedingInput: [ExitCodeCase] = [
+        .init("input.malformed-seed-set") { w in
+            let set = try w.write("bad.seed.yaml", "seedSet: x\nversion: 1\nrecords:\n  - entity: SpeechType\n    colour: red\n")
+            return .init(arguments: ["seed", try w.store(), "--from", set], names: ["\(set):5", "colour"])
+        },
+        .init("input.seed-store-entity") { w in
+            let store = try w.postcodesStore()
+            let script = try w.write("postcode.jsonl", #"{"op":"insert","entity":"Postcode","values":{"postcode":"X1","town":"Y"}}"# + "\n")
+            return .init(arguments: ["apply", store, script], names: ["\(script):1", "\(store).seed-Postcodes"])
+        },
+        .init("input.seed-account") { w in
+            let store = try w.store()
+            try w.run(["account", store, "--set", "alice"])
+            return .init(arguments: ["seed", store, "--from", SyncPeers.builtinTypes, "--account", "bob"], names: [store, "alice", "bob"])
+        },
+        .init("input.account-refused") { w in
+            let store = try w.store()
+            try w.run(["account", store, "--set", "alice"])
+            return .init(arguments: ["account", store, "--set", "bob"], names: [store, "alice", "--keep-local", "--reset"])
+        },
+        .init("input.no-seed-configuration") { w in
+            let store = try w.store()
+            return .init(arguments: ["seed-store", "build", store, "--from", SyncPeers.builtinTypes], names: [store, "no seed configuration"])
+        },
+        .init("input.not-a-seed-store") { w in
+            let store = try w.postcodesStore()
+            let other = try w.postcodesStore("other.store")
+            return .init(arguments: ["seed-store", "build", store, "--from-sqlite", other], names: [other, "not a seed store"])
+        },
+        .init("input.seed-store-sync") { w in
+            let store = try w.postcodesStore()
+            try w.run(["seed-store", "build", store, "--from", SeedStoreCommandTests.seedSet])
+            let container = w.path("container")
+            try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+            return .init(arguments: ["sync", store + ".seed-Postcodes", "--container", container], names: [store + ".seed-Postcodes", "never synced"])
+        },
     ]
 
     static let otherInput: [ExitCodeCase] = [
@@ -194,6 +236,9 @@ extension ExitCodeCase {
         .init("missing.mapping-model") { w in
             let mapping = try w.mapping(replacing: [("model: SpeechTimer.xcdatamodeld", "model: Elsewhere.xcdatamodeld")])
             return .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", mapping], names: ["\(mapping):", "Elsewhere.xcdatamodeld"])
+        },
+        .init("missing.seed-set") { w in
+            .init(arguments: ["seed", try w.store(), "--from", w.path("nowhere.seed.yaml")], names: [w.path("nowhere.seed.yaml")])
         },
         .init("missing.external-data") { w in
             try w.write("Files.xcdatamodel/contents", """

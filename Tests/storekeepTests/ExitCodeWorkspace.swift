@@ -35,6 +35,19 @@ struct ExitCodeWorkspace {
         return store
     }
 
+    /// A new, empty store of the Postcodes example model (a seed configuration) made by `storekeep init`.
+    func postcodesStore(_ name: String = "p.store") throws -> String {
+        let store = path(name)
+        try run(["init", store, "--model", SeedStoreCommandTests.model, "--content-name", "ratings"])
+        return store
+    }
+
+    /// Runs `storekeep` with `arguments`, which must succeed (a step that sets a case up).
+    func run(_ arguments: [String]) throws {
+        let result = try StorekeepProcess.run(arguments)
+        guard result.status == 0 else { throw StorekeepProcess.HarnessError(description: "\(arguments.joined(separator: " ")) failed: \(result)") }
+    }
+
     /// A Speech Timer store whose `e_Speech` table was dropped by hand.
     func storeWithoutSpeechTable() throws -> String {
         let store = try self.store("damaged.store")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ObjectModel
 import SyncStore
 import Testing
@@ -8,35 +9,11 @@ import Testing
 /// what the user deleted; seeding twice does nothing.
 @Suite("seed: once per peer per account")
 struct SeedingTests {
-    static var builtinTypes: String {
-        StorekeepProcess.packageRoot.appendingPathComponent("Migrations/SpeechTimer/speechtimer-builtin-types.seed.yaml").path
-    }
+    static var builtinTypes: String { SyncPeers.builtinTypes }
 
-    /// The names of the live SpeechType records of a peer, with how many records carry each.
-    private func typeNames(_ peers: SyncPeers, _ name: String) throws -> [String: Int] {
-        let store = try SyncStore.open(at: peers.store(name), readOnly: true)
-        var names: [String: Int] = [:]
-        for id in try store.globalIDs(of: "SpeechType") {
-            guard let record = try store.record(id), case .string(let text)? = record.values["name"] else { continue }
-            names[text, default: 0] += 1
-        }
-        return names
-    }
+    private func seed(_ peers: SyncPeers, _ peer: String, _ set: String) throws -> [String: Any] { try peers.seed(peer, set) }
 
-    /// The values of the SpeechType named `name` on a peer.
-    private func type(_ peers: SyncPeers, _ peer: String, named name: String) throws -> Record? {
-        let store = try SyncStore.open(at: peers.store(peer), readOnly: true)
-        for id in try store.globalIDs(of: "SpeechType") {
-            if let record = try store.record(id), record.values["name"] == .string(name) { return record }
-        }
-        return nil
-    }
-
-    private func seed(_ peers: SyncPeers, _ peer: String, _ set: String) throws -> [String: Any] {
-        let result = try StorekeepProcess.run(["seed", peers.store(peer), "--from", set, "--json"])
-        try #require(result.status == 0, "\(result)")
-        return try result.jsonObject()
-    }
+    private func typeNames(_ peers: SyncPeers, _ peer: String) throws -> [String: Int] { try peers.typeNames(peer) }
 
     @Test("peers that seed offline, 2, 3 or 5 of them, hold one copy of each built-in after sync", arguments: [2, 3, 5])
     func offlinePeersConverge(count: Int) throws {
@@ -83,13 +60,7 @@ struct SeedingTests {
         #expect(try peers.syncUntilQuiet() <= 4)
 
         // Version 2 changes both, changes an untouched one, and adds one. C seeds it (offline), then A.
-        var text = try String(contentsOfFile: Self.builtinTypes, encoding: .utf8)
-        text = text.replacingOccurrences(of: "version: 1", with: "version: 2")
-            .replacingOccurrences(of: "name: Icebreaker, greenSeconds: 240", with: "name: Icebreaker, greenSeconds: 250")
-            .replacingOccurrences(of: "name: Evaluation, greenSeconds: 120", with: "name: Evaluation, greenSeconds: 130")
-            .replacingOccurrences(of: "name: Table Topics, greenSeconds: 60", with: "name: Table Topics, greenSeconds: 70")
-        text += "  - entity: SpeechType\n    values: {name: Panel, greenSeconds: 600, yellowSeconds: 660, redSeconds: 720}\n"
-        let version2 = try peers.directory.write(text, to: "builtin-v2.seed.yaml")
+        let version2 = try peers.builtinTypesVersion2()
         let onC = try seed(peers, "C", version2)
         #expect((onC["inserted"] as? [String])?.count == 1, "\(onC)")
         #expect((onC["keptEdited"] as? [String])?.count == 1, "\(onC)")
@@ -103,9 +74,43 @@ struct SeedingTests {
         for name in peers.names {
             let names = try typeNames(peers, name)
             #expect(names == ["Table Topics": 1, "Icebreaker": 1, "Standard Speech": 1, "Humorous Speech": 1, "Panel": 1], "\(name): \(names)")
-            #expect(try type(peers, name, named: "Icebreaker")?.values["greenSeconds"] == .double(200), "the user's edit survives on \(name)")
-            #expect(try type(peers, name, named: "Table Topics")?.values["greenSeconds"] == .double(70), "an untouched built-in is refreshed on \(name)")
+            #expect(try peers.types(name, named: "Icebreaker").first?.values["greenSeconds"] == .double(200), "the user's edit survives on \(name)")
+            #expect(try peers.types(name, named: "Table Topics").first?.values["greenSeconds"] == .double(70), "an untouched built-in is refreshed on \(name)")
         }
+    }
+
+    @Test("a new device seeding offline after the user deleted a built-in on another: after sync it stays deleted everywhere")
+    func deletedBeforeANewDeviceSeeds() throws {
+        let peers = try SyncPeers(["A", "B"])
+        defer { peers.directory.remove() }
+        _ = try seed(peers, "A", Self.builtinTypes)
+        let delete = #"{"op":"delete","record":{"entity":"SpeechType","key":{"name":"Evaluation"}}}"#
+        #expect(try peers.apply("A", [delete]).status == 0)
+        #expect(try peers.sync("A").status == 0)
+        // B never saw the delete: it seeds all five.
+        #expect((try seed(peers, "B", Self.builtinTypes)["inserted"] as? [String])?.count == 5)
+        #expect(try peers.syncUntilQuiet() <= 4)
+        for name in peers.names {
+            let names = try typeNames(peers, name)
+            #expect(names == ["Table Topics": 1, "Icebreaker": 1, "Standard Speech": 1, "Humorous Speech": 1], "\(name): \(names)")
+        }
+        #expect(try peers.digest("A") == (try peers.digest("B")))
+    }
+
+    @Test("--dry-run says what it would seed and leaves the file as it was, even a store of an older format")
+    func dryRunWritesNothing() throws {
+        let peers = try SyncPeers(["A"])
+        defer { peers.directory.remove() }
+        // The store as format 2 left it (before insert runs): a writable open would upgrade it in place.
+        try DatabaseQueue(path: peers.store("A")).write { db in
+            for table in ["e_Speech", "e_SpeechType", "e_Settings"] { try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN _insert_run") }
+            try db.execute(sql: "DROP TABLE sk_insert_run; UPDATE sk_metadata SET value = '2' WHERE key = 'formatVersion'")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: peers.store("A")))
+        let plan = try peers.seed("A", Self.builtinTypes, ["--dry-run"])
+        #expect(plan["dryRun"] as? Bool == true && (plan["inserted"] as? [String])?.count == 5, "\(plan)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: peers.store("A"))) == before, "the file is byte for byte the same")
+        #expect(try SyncStore.open(at: peers.store("A"), readOnly: true).metadata.formatVersion == 2)
     }
 
     @Test("a malformed seed set names its line and exits 65; the store is unchanged")

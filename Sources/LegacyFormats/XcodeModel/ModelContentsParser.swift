@@ -145,6 +145,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
             case "attribute": attribute?.userInfo[key] = value
             case "relationship": relationship?.userInfo[key] = value
             case "entity": entity?.userInfo[key] = value
+            case "configuration": configuration?.userInfo[key] = value
             default: break
             }
         case ("uniquenessConstraints", "uniquenessConstraint"):

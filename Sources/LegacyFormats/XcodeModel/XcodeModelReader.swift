@@ -120,6 +120,12 @@ public struct XcodeModelReader: Sendable {
                     hint: "edit the entity's User Info in Xcode's model editor; see docs/models.md for the storekeep keys")
             }
         }
+        let seedProblems = model.seedConfigurationProblems()
+        if !seedProblems.isEmpty {
+            throw XcodeModelError(
+                path: url.path, problem: "the seed configuration is unusable: \(seedProblems.joined(separator: "; "))",
+                hint: "fix the configuration or the User Info of its entities; see docs/models.md, \"Seed configurations\"")
+        }
         return model
     }
 

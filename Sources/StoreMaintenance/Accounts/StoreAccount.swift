@@ -16,9 +16,14 @@ public struct StoreAccount: Sendable {
     }
 
     public let path: String
+    /// Seconds to wait for the store's lock while another process holds it.
+    public let lockTimeout: Double
 
     /// Creates the command's engine.
-    public init(path: String) { self.path = path }
+    public init(path: String, lockTimeout: Double = 30) {
+        self.path = path
+        self.lockTimeout = lockTimeout
+    }
 
     /// The store's account.
     public func show() throws -> AccountReport {
@@ -34,8 +39,10 @@ public struct StoreAccount: Sendable {
         guard !token.isEmpty, token.count <= 1_000, !token.contains("\u{0}") else {
             throw MaintenanceError(path: path, problem: "an account token must be 1 to 1,000 characters", failureKind: .usage)
         }
-        let lock = try StoreLock.acquire(for: path, command: "storekeep account --set", waitingUpTo: 30)
+        let lock = try StoreLock.acquire(for: path, command: "storekeep account --set", waitingUpTo: lockTimeout)
         defer { lock.release() }
+        let url = URL(fileURLWithPath: path)
+        removeLeftoversOfKilledResets(in: url.deletingLastPathComponent().path, name: url.lastPathComponent)
         let previous = try SyncStore.open(at: path, readOnly: true).metadata.accountToken
         var report = AccountReport(store: path, account: token, previous: previous, action: "adopted")
         switch previous {
@@ -64,10 +71,23 @@ public struct StoreAccount: Sendable {
 
     /// Sets the local data aside in a backup, then puts an empty store for `token` in its place
     /// (same model and content name, a new peer ID: the new account's history starts at 1).
+    ///
+    /// Killed at any step, the store is the old one, whole, or the new one, whole: the backup is
+    /// checked first; the new store is built complete under a temporary name; the old store is
+    /// closed with everything in its main file (its `-wal` and `-shm` go with the last connection,
+    /// and a reset is refused while another process keeps them); the new store replaces it in one
+    /// rename; only then is the old blob folder moved aside and removed (the backup holds its files).
     private func reset(to token: String) throws -> (String, String) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
-        let backup = "\(path).account-\(stamp).backup"
-        // Every connection to the old store is closed before its files are replaced: the stores
+        // A run again within the same second (after a kill) gets a name of its own.
+        var backup = "\(path).account-\(stamp).backup"
+        for attempt in 2...100 where FileManager.default.fileExists(atPath: backup) || FileManager.default.fileExists(atPath: backup + ".blobs") {
+            backup = "\(path).account-\(stamp)-\(attempt).backup"
+        }
+        // Every connection to the old store is closed before its file is replaced: the stores
         // opened here are released when this block ends.
         let (model, contentName): (ManagedModel, String) = try {
             let store = try SyncStore.open(at: path)
@@ -80,18 +100,44 @@ public struct StoreAccount: Sendable {
             }
             return (store.model, store.metadata.contentName)
         }()
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let fresh = "\(folder)/.\(URL(fileURLWithPath: path).lastPathComponent).account-\(getpid()).store"
-        for suffix in ["", "-wal", "-shm"] { unlink(fresh + suffix) }
-        let peer = try SyncStore.create(at: fresh, model: model, contentName: contentName, accountToken: token).metadata.peerID
-        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
-        try? FileManager.default.removeItem(atPath: path + ".blobs")
-        guard rename(fresh, path) == 0 else {
-            throw MaintenanceError(path: path, problem: "cannot put the new store in place: \(String(cString: strerror(errno)))",
-                                   hint: "the local data is in \(backup); move it back if needed", failureKind: .ioFailure)
+        CrashPoint.reach("account.reset.backedUp")
+        let fresh = "\(folder)/.\(name).account-\(getpid()).store"
+        let peer = try { try SyncStore.create(at: fresh, model: model, contentName: contentName, accountToken: token).metadata.peerID }()
+        CrashPoint.reach("account.reset.created")
+        // The last connection to close takes the -wal and -shm with it; they are still there only
+        // while another process has the store open.
+        if FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm") {
+            for suffix in ["", "-wal", "-shm"] { unlink(fresh + suffix) }
+            throw MaintenanceError(path: path, problem: "is open in another process (its -wal and -shm files stay after storekeep closed it)",
+                                   hint: "close the app that has the store open, then run the same command again; nothing was changed (the backup \(backup) can be removed)",
+                                   failureKind: .storeBusy)
         }
-        for suffix in ["-wal", "-shm"] { _ = rename(fresh + suffix, path + suffix) }
+        guard rename(fresh, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(fresh)
+            throw MaintenanceError(path: path, problem: "cannot put the new store in place: \(reason)",
+                                   hint: "the store was not changed; its data is also in \(backup)", failureKind: .ioFailure)
+        }
         DurableFile.syncFolder(folder)
+        CrashPoint.reach("account.reset.renamed")
+        // The old external values: the new store refers to none, and the backup holds them all.
+        let blobs = path + ".blobs"
+        let aside = "\(folder)/.\(name).blobs.reset-\(getpid())"
+        if rename(blobs, aside) == 0 {
+            DurableFile.syncFolder(folder)
+            CrashPoint.reach("account.reset.blobsMoved")
+            try? FileManager.default.removeItem(atPath: aside)
+        }
         return (backup, peer)
+    }
+
+    /// Removes what a reset killed part-way left beside the store: its new store under a temporary
+    /// name (`.NAME.account-<pid>.store`, with what `SyncStore.create` makes beside it) and the old
+    /// blob folder moved aside (`.NAME.blobs.reset-<pid>`, whose files the backup holds), when the
+    /// process that made them no longer runs.
+    private func removeLeftoversOfKilledResets(in folder: String, name: String) {
+        // `.NAME.account-<pid>.store`, `..NAME.account-<pid>.store.creating-<pid>` (SyncStore.create's
+        // own temporary name), `.NAME.blobs.reset-<pid>`.
+        DeadProcessLeftovers.remove(in: folder, prefixes: [".\(name).account-", "..\(name).account-", ".\(name).blobs.reset-"])
     }
 }

@@ -92,6 +92,12 @@ public enum CheckCode: String, Codable, Sendable, CaseIterable, Comparable {
     case lockStale = "lock.stale"
     /// The store's lock file cannot be read.
     case lockUnreadable = "lock.unreadable"
+    /// The model has a seed configuration whose seed store is not beside the store.
+    case seedStoreMissing = "seedStore.missing"
+    /// The seed store beside the store is not that configuration's, or holds other seed entities.
+    case seedStoreMismatch = "seedStore.mismatch"
+    /// A user record's seed reference names no record of the seed store.
+    case seedStoreDanglingReference = "seedStore.danglingReference"
 
     /// The code's fixed severity.
     public var severity: CheckSeverity {

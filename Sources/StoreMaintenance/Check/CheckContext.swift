@@ -50,9 +50,19 @@ final class CheckContext {
     /// `_insert_run` in every entity table, and `sk_insert_run`).
     var hasInsertRuns: Bool { (Int(metadata["formatVersion"] ?? "") ?? 0) >= SyncStore.insertRunFormat }
 
-    /// The table of `entity`'s family (`e_<root entity>`).
+    /// For a seed store, the seed configuration whose records it holds (`nil`: a user's store).
+    var seedConfiguration: String? { metadata[SyncStore.seedConfigurationKey] }
+
+    /// Whether this store keeps the records of `entity`: a user's store those of no seed
+    /// configuration, a seed store those of its configuration.
+    func holds(_ entity: String) -> Bool {
+        model?.seedConfiguration(of: entity) == seedConfiguration
+    }
+
+    /// The table of `entity`'s family (`e_<root entity>`), `nil` when this store does not hold it.
     func table(of entity: String) -> String? {
-        model?.rootEntity(of: entity).map { "e_\($0.name)" }
+        guard holds(entity) else { return nil }
+        return model?.rootEntity(of: entity).map { "e_\($0.name)" }
     }
 
     /// `entity` and every entity below it.

@@ -10,7 +10,7 @@ enum SchemaDetector {
     /// Fills ``CheckContext/columns``.
     static func check(_ context: CheckContext) throws {
         guard let model = context.model else { return }
-        for root in model.rootEntities {
+        for root in model.rootEntities where context.holds(root.name) {
             let table = "e_\(root.name)"
             let present = try context.columns(ofTable: table)
             let missing = fixedColumns.union(context.hasInsertRuns ? ["_insert_run"] : []).subtracting(present ?? [])

@@ -137,6 +137,7 @@ public struct StoreChecker: Sendable {
             try run(JoinRowDetector.check, "the join tables", context)
             try run(RelationshipCountDetector.check, "the to-many relationships", context)
             try run(DuplicateDetector.check, "singletons, seeds and uniqueness constraints", context)
+            try run({ try SeedStoreDetector.check($0, location: location, configuration: configuration) }, "the seed stores", context)
             try run(HistoryDetector.check, "the history", context)
             try run(SyncStateDetector.check, "the sync counters", context)
             if !options.contentOnly {

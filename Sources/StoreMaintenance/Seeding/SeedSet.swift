@@ -19,6 +19,9 @@ public struct SeedSet: Sendable {
         public var entity: String
         /// The values, as written (converted to the attributes' types when the set is applied).
         var values: [String: JSONValue]
+        /// To-one relationships, each naming its target by the values of the target's seed key
+        /// (`toOne: {county: {name: Kent}}`), as written.
+        var toOne: [String: [String: JSONValue]] = [:]
         /// The line it starts on.
         public var line: Int
     }
@@ -73,22 +76,36 @@ public struct SeedSet: Sendable {
             guard case .mapping(let pairs) = item else { throw fail(item, "a record must be a mapping with entity and values") }
             var entity: String?
             var values: [String: JSONValue] = [:]
+            var toOne: [String: [String: JSONValue]] = [:]
             for (key, value) in pairs {
                 switch key.string {
                 case "entity": entity = value.string
                 case "values":
-                    guard case .mapping(let valuePairs) = value else { throw fail(value, "values must be a mapping of attribute names to values") }
-                    for (attribute, scalar) in valuePairs {
-                        guard let attributeName = attribute.string else { throw fail(attribute, "an attribute name is not text") }
-                        values[attributeName] = try Self.json(scalar, fail: fail)
+                    values = try Self.values(value, what: "values must be a mapping of attribute names to values", fail: fail)
+                case "toOne":
+                    guard case .mapping(let relationships) = value else { throw fail(value, "toOne must be a mapping of relationship names to the target's seed key values") }
+                    for (relationship, target) in relationships {
+                        guard let name = relationship.string else { throw fail(relationship, "a relationship name is not text") }
+                        toOne[name] = try Self.values(target, what: "the target of \(name) must be a mapping of its seed key's attributes to values, e.g. {name: Kent}", fail: fail)
                     }
                 default:
-                    throw fail(key, "unknown key '\(key.string ?? "?")' in a record; known keys: entity, values")
+                    throw fail(key, "unknown key '\(key.string ?? "?")' in a record; known keys: entity, toOne, values")
                 }
             }
             guard let entity, !entity.isEmpty else { throw fail(item, "a record has no 'entity'") }
-            return Entry(entity: entity, values: values, line: item.mark?.line ?? 0)
+            return Entry(entity: entity, values: values, toOne: toOne, line: item.mark?.line ?? 0)
         }
+    }
+
+    /// A mapping of names to scalar values.
+    private static func values(_ node: Node, what: String, fail: (Node?, String) -> SeedSetError) throws -> [String: JSONValue] {
+        guard case .mapping(let pairs) = node else { throw fail(node, what) }
+        var values: [String: JSONValue] = [:]
+        for (name, scalar) in pairs {
+            guard let text = name.string else { throw fail(name, "a name is not text") }
+            values[text] = try json(scalar, fail: fail)
+        }
+        return values
     }
 
     /// A YAML scalar as the JSON value `apply` would read: quoted text stays text, plain scalars

@@ -11,8 +11,9 @@ import SyncStore
 /// nothing and says so. A newer version of the set inserts its new records and refreshes the ones
 /// nobody touched; it never changes a record the user modified and never brings back one the user
 /// deleted (a delete's tombstone keeps its key). A record an older app seeded with a random ID that
-/// matches a seed key is adopted instead of duplicated (repair's de-duplication merges duplicates
-/// that remain).
+/// matches a seed key is adopted instead of duplicated: it gets the set's seed mark (and, untouched
+/// by the user, this version's values), so that the de-duplication of sync and `repair` merges it
+/// with the derived record other peers seed.
 public struct StoreSeeder: Sendable {
     /// The history author of a seeding.
     public static let author = "storekeep.seed"
@@ -22,23 +23,29 @@ public struct StoreSeeder: Sendable {
     /// The account to seed for; the store's own when `nil`.
     public let account: String?
     public let dryRun: Bool
+    /// Seconds to wait for the store's lock while another process holds it.
+    public let lockTimeout: Double
 
     /// Creates a seeder.
-    public init(path: String, seedSet: SeedSet, account: String? = nil, dryRun: Bool = false) {
+    public init(path: String, seedSet: SeedSet, account: String? = nil, dryRun: Bool = false, lockTimeout: Double = 30) {
         self.path = path
         self.seedSet = seedSet
         self.account = account
         self.dryRun = dryRun
+        self.lockTimeout = lockTimeout
     }
 
     /// Seeds (or says what it would do).
     ///
+    /// A dry run opens the store read-only: it takes no lock and never writes the file (not even to
+    /// upgrade an older format).
+    ///
     /// - Throws: ``SeedSetError`` for a record the model cannot take (the file and line are named;
     ///   nothing is saved), ``MaintenanceError`` for an account that is not the store's, `StoreError`.
     public func run() throws -> SeedReport {
-        let lock = dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep seed", waitingUpTo: 30)
+        let lock = dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep seed", waitingUpTo: lockTimeout)
         defer { lock?.release() }
-        let store = try SyncStore.open(at: path)
+        let store = try SyncStore.open(at: path, readOnly: dryRun)
         if let account, let own = store.metadata.accountToken, own != account {
             throw MaintenanceError(path: path, problem: "belongs to account \(own), not \(account)",
                                    hint: "switch the store's account first (`storekeep account STORE --set \(account)` with --keep-local or --reset)",
@@ -48,25 +55,35 @@ public struct StoreSeeder: Sendable {
         var report = SeedReport(store: path, seedSet: seedSet.name, version: seedSet.version, account: accountName, dryRun: dryRun)
         let planned = try plan(store: store)
         // Which of the records found the user has modified (history, read before the save).
-        let edited = Set(try store.userModifiedRecords(among: planned.compactMap(\.existing)).map(\.rawValue))
+        let edited = Set(try store.userModifiedRecords(among: planned.flatMap(\.live)).map(\.rawValue))
+        if dryRun {
+            try store.inspect { tx in
+                guard try !alreadySeeded(tx, account: accountName, report: &report) else { return }
+                for record in planned { try apply(record, edited: edited, tx: tx, perform: false, report: &report) }
+            }
+            return report
+        }
         do {
             try store.save(author: Self.author) { tx in
-                if let mark = try tx.seedMark(set: seedSet.name, account: accountName) {
-                    report.previousVersion = mark.version
-                    if mark.version >= seedSet.version {
-                        report.alreadySeeded = true
-                        throw SeedingStop()
-                    }
-                }
-                for record in planned { try apply(record, edited: edited, tx: tx, report: &report) }
+                if try alreadySeeded(tx, account: accountName, report: &report) { throw SeedingStop() }
+                for record in planned { try apply(record, edited: edited, tx: tx, perform: true, report: &report) }
                 try tx.recordSeedMark(set: seedSet.name, version: seedSet.version, account: accountName)
-                if dryRun { throw SeedingStop() }
             }
         } catch is SeedingStop {
             return report
         }
-        if !report.inserted.isEmpty || !report.refreshed.isEmpty { report.sequence = try store.syncStatus().localSequence }
+        if !report.inserted.isEmpty || !report.refreshed.isEmpty || !report.adopted.isEmpty {
+            report.sequence = try store.syncStatus().localSequence
+        }
         return report
+    }
+
+    /// Whether this version (or a newer one) of the set was already seeded for the account.
+    private func alreadySeeded(_ tx: StoreTransaction, account: String, report: inout SeedReport) throws -> Bool {
+        guard let mark = try tx.seedMark(set: seedSet.name, account: account) else { return false }
+        report.previousVersion = mark.version
+        report.alreadySeeded = mark.version >= seedSet.version
+        return report.alreadySeeded
     }
 
     /// One seed record, checked against the model, with what the store holds of it.
@@ -75,11 +92,16 @@ public struct StoreSeeder: Sendable {
         let values: [String: AttributeValue]
         let key: [String: AttributeValue]
         let id: GlobalID
-        /// The record found: the derived ID, or a record matching the key.
-        var existing: GlobalID?
-        var adopted: Bool
-        /// The existing record's seed mark.
-        var existingSeed: SeedMark?
+        /// Whether the record with the derived ID is there.
+        var derivedExists = false
+        /// Live records of the entity's family with the same seed key under other IDs (an older
+        /// app's seeds with random IDs, or duplicates that sync brought in).
+        var matches: [GlobalID] = []
+        /// The seed mark of each live record found.
+        var seeds: [GlobalID: SeedMark] = [:]
+
+        /// Every live record found: the derived one first, then the matches.
+        var live: [GlobalID] { (derivedExists ? [id] : []) + matches }
     }
 
     private func plan(store: SyncStore) throws -> [PlannedRecord] {
@@ -88,73 +110,74 @@ public struct StoreSeeder: Sendable {
         var seen = Set<GlobalID>()
         for entry in seedSet.records {
             func fail(_ problem: String) -> SeedSetError { SeedSetError(path: seedSet.path, line: entry.line, problem: problem) }
-            guard let entity = model.entity(named: entry.entity), !entity.isAbstract else {
-                throw fail("entity '\(entry.entity)' is not a concrete entity of model \(model.versionName)")
+            if let configuration = model.seedConfiguration(of: entry.entity) {
+                throw fail("entity \(entry.entity) is read-only seed data of configuration \(configuration), kept in a seed store of its own: build it with `storekeep seed-store build` (docs/seeding.md#seed-stores)")
             }
-            let keyNames = model.facts(of: entry.entity).seedKey
-            guard !keyNames.isEmpty else {
-                throw fail("entity \(entry.entity) has no storekeep.seedKey in the model: seed records are identified by it (docs/models.md)")
+            if !entry.toOne.isEmpty {
+                throw fail("toOne is for seed stores (`storekeep seed-store build`); seed a user's store's relationships with `storekeep apply`")
             }
-            var values: [String: AttributeValue] = [:]
-            for (name, json) in entry.values {
-                guard let attribute = model.attribute(name, of: entry.entity), !attribute.isTransient else {
-                    throw fail("entity \(entry.entity) has no stored attribute named '\(name)'")
-                }
-                switch ScriptValue.convert(json, to: attribute.type) {
-                case .success(let value): values[name] = value
-                case .failure(let mismatch): throw fail("\(entry.entity).\(name): \(mismatch.reason)")
-                }
-            }
-            var key: [String: AttributeValue] = [:]
-            for name in keyNames {
-                guard let value = values[name], !value.isNull else { throw fail("the seed key \(name) of \(entry.entity) has no value") }
-                key[name] = value
-            }
-            let id = store.seedGlobalID(entity: entry.entity, values: AttributeValues(key))
-            guard seen.insert(id).inserted else { throw fail("a second \(entry.entity) record with the same seed key") }
-            planned.append(PlannedRecord(entry: entry, values: values, key: key, id: id, existing: nil, adopted: false, existingSeed: nil))
+            let resolved = try ResolvedSeedRecord(entry, of: seedSet, in: store)
+            guard seen.insert(resolved.id).inserted else { throw fail("a second \(entry.entity) record with the same seed key") }
+            planned.append(PlannedRecord(entry: entry, values: resolved.values, key: resolved.key, id: resolved.id))
         }
-        let found = try store.save(author: Self.author) { tx in
-            planned.map { record in
+        let found = try store.inspect { tx in
+            try planned.map { record in
                 var record = record
-                if (try? tx.entity(of: record.id)) != nil {
-                    record.existing = record.id
-                } else if let match = (try? tx.records(of: record.entry.entity, matching: record.key))?.first {
-                    record.existing = match
-                    record.adopted = true
-                }
+                record.derivedExists = try tx.entity(of: record.id) != nil
+                // The seed key's values under other IDs (records of the entity and its sub-entities).
+                record.matches = try tx.records(of: record.entry.entity, matching: record.key).filter { $0 != record.id }
                 return record
             }
         }
         return try found.map { record in
             var record = record
-            record.existingSeed = try record.existing.flatMap { try store.record($0)?.seed }
+            for id in record.live { record.seeds[id] = try store.record(id)?.seed }
             return record
         }
     }
 
-    private func apply(_ record: PlannedRecord, edited: Set<String>, tx: StoreTransaction, report: inout SeedReport) throws {
+    /// Decides what one seed record needs, writes it when `perform`, and reports it.
+    ///
+    /// The live records that carry the seed key (the derived ID, and any under other IDs) are the
+    /// seed record: each is brought to this version unless the user edited it. A record found
+    /// under another ID is *adopted*: it gets this set's seed mark, so that de-duplication (sync's
+    /// fixes, `repair`) merges it with the derived record other peers seed; untouched, it is also
+    /// refreshed to this version's values. Only when no live record carries the key does a
+    /// tombstone matter (the user deleted it: it stays deleted); otherwise the record is inserted.
+    private func apply(_ record: PlannedRecord, edited: Set<String>, tx: StoreTransaction, perform: Bool, report: inout SeedReport) throws {
         let seed = SeedMark(set: seedSet.name, version: seedSet.version)
         do {
-            if try tx.isDeleted(record.id) || tx.wasDeleted(record.entry.entity, withKey: record.key) {
-                report.skippedDeleted.append(record.id.rawValue)
+            let live = record.live
+            if live.isEmpty {
+                if try tx.isDeleted(record.id) || tx.wasDeleted(record.entry.entity, withKey: record.key) {
+                    report.skippedDeleted.append(record.id.rawValue)
+                } else {
+                    if perform { try tx.insert(record.entry.entity, id: record.id, values: record.values, seed: seed) }
+                    report.inserted.append(record.id.rawValue)
+                }
                 return
             }
-            guard let existing = record.existing else {
-                try tx.insert(record.entry.entity, id: record.id, values: record.values, seed: seed)
-                report.inserted.append(record.id.rawValue)
-                return
-            }
-            if edited.contains(existing.rawValue) {
-                report.keptEdited.append(existing.rawValue)
-            } else if record.adopted {
-                report.adopted.append(existing.rawValue)
-            } else if let current = record.existingSeed, current.set == seed.set, current.version >= seed.version {
-                // Already this version (seeded on another peer and synced, or migrated): nothing to refresh.
-                report.present.append(existing.rawValue)
-            } else {
-                try tx.refreshSeed(existing, values: record.values, seed: seed)
-                report.refreshed.append(existing.rawValue)
+            if live.count > 1 { report.duplicates.append(live.map(\.rawValue)) }
+            for id in live {
+                let current = record.seeds[id]
+                let upToDate = current?.set == seed.set && (current?.version ?? 0) >= seed.version
+                let userEdited = edited.contains(id.rawValue)
+                if upToDate {
+                    // Already this version (seeded or adopted on another peer and synced, or migrated).
+                    report.present.append(id.rawValue)
+                } else if id == record.id {
+                    if userEdited {
+                        report.keptEdited.append(id.rawValue)
+                    } else {
+                        if perform { try tx.refreshSeed(id, values: record.values, seed: seed) }
+                        report.refreshed.append(id.rawValue)
+                    }
+                } else {
+                    // An edited record keeps its values: it only gets the mark.
+                    if perform { try tx.refreshSeed(id, values: userEdited ? [:] : record.values, seed: seed) }
+                    report.adopted.append(id.rawValue)
+                    if userEdited { report.keptEdited.append(id.rawValue) }
+                }
             }
         } catch let error as StoreError {
             throw SeedSetError(path: seedSet.path, line: record.entry.line, problem: error.message)
@@ -162,5 +185,5 @@ public struct StoreSeeder: Sendable {
     }
 }
 
-/// Ends a seeding's save without committing (nothing to do, or a dry run).
+/// Ends a seeding's save without committing (nothing to do).
 private struct SeedingStop: Error {}

@@ -16,8 +16,12 @@ final class PeerLogCursor {
     /// Why the cursor stopped early, when it did.
     private(set) var stop: SyncFinding?
 
-    init(peer: String, namespace: SyncNamespace, decoder: TransactionLogDecoder, logs: [LogName], watermark: Int64) {
+    /// Which account a log's data must belong to (`nil`: any).
+    private let accounts: LogAccountRule?
+
+    init(peer: String, namespace: SyncNamespace, decoder: TransactionLogDecoder, logs: [LogName], watermark: Int64, accounts: LogAccountRule? = nil) {
         self.peer = peer
+        self.accounts = accounts
         self.namespace = namespace
         self.decoder = decoder
         self.logs = logs.filter { $0.last > watermark }
@@ -55,7 +59,11 @@ final class PeerLogCursor {
             return
         }
         do {
-            let (_, body) = try namespace.readLog(name, of: peer)
+            let (header, body) = try namespace.readLog(name, of: peer)
+            if let refusal = accounts?.refusal(of: header, path: path) {
+                stop = refusal
+                return
+            }
             var transactions: [SyncTransaction] = []
             try body.withUnsafeBytes { bytes in try decoder.forEachTransaction(in: bytes) { transactions.append($0) } }
             var expected = name.first

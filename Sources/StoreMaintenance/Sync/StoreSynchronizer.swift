@@ -46,6 +46,7 @@ public struct StoreSynchronizer: Sendable {
         let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep sync", waitingUpTo: options.lockTimeout)
         defer { lock?.release() }
         let store = try SyncStore.open(at: path, readOnly: options.dryRun)
+        try refuseSeedStore(store)
         let status = try store.syncStatus()
         var report = SyncReport(store: path, container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash,
                                 peer: store.metadata.peerID, dryRun: options.dryRun, syncEnabled: true)
@@ -100,6 +101,7 @@ public struct StoreSynchronizer: Sendable {
         let lock = try StoreLock.acquire(for: path, command: "storekeep sync --\(enabled ? "enable" : "disable")", waitingUpTo: options.lockTimeout)
         defer { lock.release() }
         let store = try SyncStore.open(at: path)
+        try refuseSeedStore(store)
         try store.setSyncEnabled(enabled, container: container)
         let session = SyncSession(store: store, namespace: namespace(of: store), options: options,
                                   report: SyncReport(store: path, container: container, contentName: store.metadata.contentName,

@@ -2,21 +2,59 @@ import Foundation
 import SyncContainer
 import SyncStore
 
+/// Accounts in the container (article 5, `docs/container.md`, "Accounts"): data crosses only between
+/// stores of the same account, or between stores that both have none.
 extension SyncSession {
-    /// Why this store must not sync in the namespace: another peer's data there belongs to another
-    /// account (article 5: local data never mixes with another account's).
+    /// The account the container gives peer `other`: its manifest's, else the one its newest log
+    /// carries (a first sync killed before it wrote its manifest has logs only); `nil` when neither says one.
+    func claimedAccount(of other: String) -> String? {
+        if let manifest = (try? namespace.manifest(of: other)) ?? nil, let account = manifest.account { return account }
+        guard let newest = (try? namespace.logs(of: other))?.logs.last else { return nil }
+        return namespace.logHeader(newest, of: other)?.account
+    }
+
+    /// Why this store must not sync in the namespace at all: a peer there (by its manifest or its
+    /// logs), or the namespace's newest baseline, holds data of another account than the store's,
+    /// or of an account while the store has none. Nothing is then exported or imported.
     func accountConflict() throws -> SyncFinding? {
         let own = store.metadata.accountToken
         for other in try namespace.peers() where other != peer {
-            guard let manifest = (try? namespace.manifest(of: other)) ?? nil, let theirs = manifest.account, theirs != own else { continue }
-            return SyncFinding(
-                code: "account.mismatch", severity: "error", peer: other, file: namespace.manifestPath(other),
-                message: own == nil ? "peer \(other) syncs data of an account here, and this store belongs to none: nothing was exported or imported"
-                    : "peer \(other) syncs data of another account here than this store's: nothing was exported or imported",
-                hint: own == nil ? "give the store its account first (`storekeep account STORE --set TOKEN`)"
-                    : "sync the store with its own account's container, or change its account (`storekeep account STORE --set TOKEN --keep-local|--reset`)")
+            guard let theirs = claimedAccount(of: other), theirs != own else { continue }
+            return conflict(peer: other, file: namespace.manifestPath(other), theirs: theirs)
+        }
+        if let newest = try namespace.baselines().last, let header = namespace.baselineHeader(newest),
+           let theirs = header.account ?? claimedAccount(of: header.peer), theirs != own {
+            return conflict(peer: header.peer, file: "\(namespace.baselineFolder)/\(newest)", theirs: theirs)
         }
         return nil
+    }
+
+    private func conflict(peer other: String, file: String, theirs: String) -> SyncFinding {
+        let own = store.metadata.accountToken
+        return SyncFinding(
+            code: "account.mismatch", severity: "error", peer: other, file: file,
+            message: own == nil ? "peer \(other) syncs data of account \(theirs) here, and this store belongs to none: nothing was exported or imported"
+                : "peer \(other) syncs data of account \(theirs) here, not of this store's account \(own ?? ""): nothing was exported or imported",
+            hint: own == nil ? "give the store its account first (`storekeep account STORE --set TOKEN`)"
+                : "sync the store with its own account's container, or change its account (`storekeep account STORE --set TOKEN --keep-local|--reset`)")
+    }
+
+    /// Whether this store, which has an account, must leave peer `other` out of the import: the
+    /// container gives that peer no account, so its data is nobody's (a store without an account
+    /// joins one with `account --set`, which keeps its data). Reported as a finding.
+    func refusesImport(from other: String) -> Bool {
+        guard let own = store.metadata.accountToken, claimedAccount(of: other) == nil,
+              let logs = try? namespace.logs(of: other).logs, !logs.isEmpty else { return false }
+        report.findings.append(SyncFinding(
+            code: "account.mismatch", severity: "error", peer: other, file: namespace.peerFolder(other),
+            message: "peer \(other) syncs data of no account here, and this store belongs to account \(own): its data was not imported (this store's was exported)",
+            hint: "give that peer's store the account (`storekeep account STORE --set \(own)`, which keeps its data), or move its folder out of the container"))
+        return true
+    }
+
+    /// The rule for the logs of peer `other`.
+    func logAccountRule(for other: String) -> LogAccountRule {
+        LogAccountRule(own: store.metadata.accountToken, peerAccount: claimedAccount(of: other))
     }
 
     /// After an account change that kept the local data: a baseline of the whole content, so that
@@ -27,7 +65,7 @@ extension SyncSession {
         let coverage = try store.exportBaseline(into: encoder)
         let header = BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: peer, vector: coverage.vector,
                                     latestClock: coverage.latestClock.rawValue, records: encoder.records, memberships: encoder.memberships,
-                                    tombstones: encoder.tombstones, reason: "account")
+                                    tombstones: encoder.tombstones, reason: "account", account: store.metadata.accountToken)
         let (path, _) = try namespace.publishBaseline(header: header, body: encoder.bytes)
         _ = try namespace.readBaseline(URL(fileURLWithPath: path).lastPathComponent)
         try store.clearAccountBaselinePending()

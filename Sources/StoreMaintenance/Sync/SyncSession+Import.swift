@@ -12,7 +12,7 @@ extension SyncSession {
         var watermarks = try store.importWatermarks()
         let decoderModel = store.model
         var cursors: [PeerLogCursor] = []
-        for other in try namespace.peers() where other != peer {
+        for other in try namespace.peers() where other != peer && !refusesImport(from: other) {
             do {
                 _ = try namespace.manifest(of: other)
             } catch let error as ContainerError {
@@ -25,7 +25,7 @@ extension SyncSession {
                                                    message: "is not a log file name; sync leaves it alone", hint: "move it out of the container"))
             }
             cursors.append(PeerLogCursor(peer: other, namespace: namespace, decoder: TransactionLogDecoder(model: decoderModel, peer: other, decodingPayloads: false),
-                                         logs: logs, watermark: watermarks[other] ?? 0))
+                                         logs: logs, watermark: watermarks[other] ?? 0, accounts: logAccountRule(for: other)))
         }
         var batch: [SyncTransaction] = []
         var batchChanges = 0

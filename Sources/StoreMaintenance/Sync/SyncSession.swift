@@ -65,7 +65,8 @@ final class SyncSession {
     private func publish(_ encoder: TransactionLogEncoder) throws -> String {
         let header = LogHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: peer,
                                firstSequence: encoder.firstSequence ?? 0, lastSequence: encoder.lastSequence ?? 0,
-                               transactions: encoder.transactionCount, changes: encoder.changeCount, latestClock: encoder.latestClock.rawValue)
+                               transactions: encoder.transactionCount, changes: encoder.changeCount, latestClock: encoder.latestClock.rawValue,
+                               account: store.metadata.accountToken)
         return try namespace.publishLog(header: header, body: encoder.bytes)
     }
 

@@ -1,0 +1,157 @@
+import Foundation
+import LegacyFormats
+import ObjectModel
+import StoreMaintenance
+import SyncStore
+import Testing
+
+/// Seed stores built beside a user's store (the Postcodes example of `Migrations/`), checked and
+/// replaced, at the library level.
+@Suite struct SeedStoreBuildTests {
+    let folder: URL
+    let model: ManagedModel
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("seed-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        model = try XcodeModelReader().readModel(at: Self.packageRoot.appendingPathComponent("Migrations/Postcodes/Postcodes.xcdatamodeld")).current
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// The shipped seed set, at `version`, without the postcodes named in `dropping`.
+    private func seedSet(version: Int = 1, dropping: [String] = []) throws -> SeedSet {
+        var text = try String(contentsOf: Self.packageRoot.appendingPathComponent("Migrations/Postcodes/postcodes.seed.yaml"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "version: 1", with: "version: \(version)")
+        for postcode in dropping {
+            var lines = text.components(separatedBy: "\n")
+            if let index = lines.firstIndex(where: { $0.contains("postcode: \(postcode),") }) {
+                lines.removeSubrange((index - 1)...(index + 1))
+            }
+            text = lines.joined(separator: "\n")
+        }
+        let file = path("postcodes-\(version)-\(UUID().uuidString).seed.yaml")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return try SeedSet(path: file)
+    }
+
+    /// A user's store with a Rating pointing at each of `postcodes` (by the derived global ID).
+    private func userStore(rating postcodes: [String]) throws -> SyncStore {
+        let store = try SyncStore.create(at: path("r.store"), model: model, contentName: "Ratings")
+        try store.save(author: "app") { tx in
+            for (index, code) in postcodes.enumerated() {
+                let target = store.seedGlobalID(entity: "Postcode", values: ["postcode": .string(code)])
+                _ = try tx.insert("Rating", id: GlobalID("R\(index)"), values: ["postcode": .string(target.rawValue), "rating": .integer(4)])
+            }
+        }
+        return store
+    }
+
+    private func findings(_ store: String, _ code: CheckCode) -> [CheckFinding] {
+        StoreChecker().check(storeAt: store).findings.filter { $0.code == code }
+    }
+
+    @Test("built from a seed set: derived IDs, relationships by seed key, one self-contained file; the same version again is nothing to do")
+    func buildFromSeedSet() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let user = try userStore(rating: ["TR1 2AB"])
+        #expect(findings(user.path, .seedStoreMissing).count == 1, "before the build, the seed store is missing")
+        let report = try SeedStoreBuilder(path: user.path, source: .seedSet(try seedSet())).run()
+        #expect(report.installed && report.records == ["County": 3, "Postcode": 5], "\(report)")
+        #expect(report.danglingReferenceCount == 0)
+        let seed = try user.seedStore(for: "Postcodes")
+        let truro = seed.seedGlobalID(entity: "Postcode", values: ["postcode": .string("TR1 2AB")])
+        let cornwall = seed.seedGlobalID(entity: "County", values: ["name": .string("Cornwall")])
+        #expect(try seed.record(truro)?.toOne["county"] == cornwall)
+        #expect(try seed.record(truro)?.seed == SeedMark(set: "uk.postcodes", version: 1))
+        #expect(!FileManager.default.fileExists(atPath: seed.path + "-wal") && !FileManager.default.fileExists(atPath: seed.path + "-shm"),
+                "a rollback-journal file: reading it creates nothing beside it")
+        #expect(StoreChecker().check(storeAt: user.path).findings.isEmpty, "\(StoreChecker().check(storeAt: user.path).findings)")
+        #expect(StoreChecker().check(storeAt: seed.path).findings.isEmpty, "\(StoreChecker().check(storeAt: seed.path).findings)")
+        let again = try SeedStoreBuilder(path: user.path, source: .seedSet(try seedSet())).run()
+        #expect(again.nothingToDo && !again.installed)
+    }
+
+    @Test("a newer seed store lacking a record: the build lists the user record it leaves dangling, check reports it, repair leaves it")
+    func replacementLeavesADanglingReference() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let user = try userStore(rating: ["TR1 2AB", "CT1 1AA"])
+        _ = try SeedStoreBuilder(path: user.path, source: .seedSet(try seedSet())).run()
+        let seedPath = user.seedStorePath(for: "Postcodes")
+        let before = try Data(contentsOf: URL(fileURLWithPath: seedPath))
+        let old = try user.seedStore(for: "Postcodes")   // open before the replacement
+
+        let plan = try SeedStoreBuilder(path: user.path, source: .seedSet(try seedSet(version: 2, dropping: ["TR1 2AB"])), dryRun: true).run()
+        #expect(plan.danglingReferences.map(\.globalID) == ["R0"] && plan.danglingReferenceCount == 1, "\(plan)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: seedPath)) == before, "a dry run installs nothing")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("building") }.isEmpty)
+
+        let report = try SeedStoreBuilder(path: user.path, source: .seedSet(try seedSet(version: 2, dropping: ["TR1 2AB"]))).run()
+        #expect(report.installed && report.previousVersion == 1 && report.records["Postcode"] == 4)
+        #expect(report.danglingReferences.first?.target == user.seedGlobalID(entity: "Postcode", values: ["postcode": .string("TR1 2AB")]).rawValue)
+        let dangling = findings(user.path, .seedStoreDanglingReference)
+        #expect(dangling.count == 1 && dangling.first?.globalIDs == ["R0"] && dangling.first?.property == "postcode", "\(dangling)")
+        #expect(dangling.first?.targetEntity == "Postcode" && dangling.first?.message.contains("version 2") == true)
+
+        // The handle opened before still reads the old seed store; a new one reads the new.
+        let truro = user.seedGlobalID(entity: "Postcode", values: ["postcode": .string("TR1 2AB")])
+        #expect(try old.record(truro) != nil)
+        #expect(try user.seedStore(for: "Postcodes").record(truro) == nil)
+
+        let repair = try StoreRepairer(path: user.path, options: RepairOptions(backup: false)).run()
+        #expect(repair.plan.fixes.isEmpty)
+        #expect(repair.plan.leftovers.contains { $0.code == .seedStoreDanglingReference && $0.globalIDs == ["R0"] })
+        #expect(try user.record(GlobalID("R0"))?.values["postcode"] == .string(truro.rawValue), "repair never changes the reference")
+
+        // The replaced seed store was kept one version back; putting it back makes the reference whole.
+        let previous = try #require(report.previous)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: previous)) == before)
+        let restored = try SeedStoreBuilder(path: user.path, source: .sqlite(previous)).run()
+        #expect(restored.installed && restored.version == 1)
+        #expect(findings(user.path, .seedStoreDanglingReference).isEmpty)
+    }
+
+    @Test("a seed store of another configuration or other seed entities is a mismatch; a copy of a seed store is installed as built")
+    func mismatchAndCopy() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let user = try userStore(rating: ["LA9 4DL"])
+        let seedPath = user.seedStorePath(for: "Postcodes")
+        // A user's store where the seed store belongs.
+        try FileManager.default.copyItem(atPath: user.path, toPath: seedPath)
+        #expect(findings(user.path, .seedStoreMismatch).first?.message.contains("not a seed store") == true)
+        try FileManager.default.removeItem(atPath: seedPath)
+
+        // Built elsewhere (another user's store of the same model), then copied in.
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let other = try SyncStore.create(at: elsewhere.appendingPathComponent("o.store").path, model: model, contentName: "Other")
+        _ = try SeedStoreBuilder(path: other.path, source: .seedSet(try seedSet())).run()
+        let copied = try SeedStoreBuilder(path: user.path, source: .sqlite(other.seedStorePath(for: "Postcodes"))).run()
+        #expect(copied.installed && copied.source == "sqlite" && copied.seedSet == "uk.postcodes" && copied.records["County"] == 3)
+        #expect(StoreChecker().check(storeAt: user.path).findings.isEmpty)
+        #expect(try SeedStoreBuilder(path: user.path, source: .seedSet(try seedSet())).run().nothingToDo, "the same seed set as the copy")
+
+        // A user's store given as the file to copy: refused, nothing installed.
+        #expect {
+            try SeedStoreBuilder(path: user.path, source: .sqlite(other.path)).run()
+        } throws: { error in "\(error)".contains("not a seed store") }
+    }
+
+    @Test("a seed set naming a user entity, or a to-one target it lacks, is refused with its line; nothing is installed")
+    func badSeedSets() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let user = try userStore(rating: [])
+        let bad = path("bad.seed.yaml")
+        try "seedSet: x\nversion: 1\nrecords:\n  - entity: Rating\n    values: {postcode: A, rating: 1}\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect { try SeedStoreBuilder(path: user.path, source: .seedSet(try SeedSet(path: bad))).run() } throws: { error in
+            "\(error)".contains("bad.seed.yaml:4") && "\(error)".contains("not seed data")
+        }
+        try "seedSet: x\nversion: 1\nrecords:\n  - entity: Postcode\n    values: {postcode: A, town: B}\n    toOne: {county: {name: Nowhere}}\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect { try SeedStoreBuilder(path: user.path, source: .seedSet(try SeedSet(path: bad))).run() } throws: { error in
+            "\(error)".contains("bad.seed.yaml:4") && "\(error)".contains("not a record of the seed set")
+        }
+        #expect(!FileManager.default.fileExists(atPath: user.seedStorePath(for: "Postcodes")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("building") }.isEmpty)
+    }
+}
