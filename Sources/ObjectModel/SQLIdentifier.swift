@@ -5,7 +5,7 @@ extension String {
     /// could close the identifier and inject SQL).
     ///
     /// A name holding U+0000 cannot be passed to SQLite at all (its statements end at the first
-    /// NUL): readers refuse such names before they reach SQL (``ManagedModel/validate()`` and the
+    /// NUL): readers refuse such names before they reach SQL (``ManagedModel/problems()`` and the
     /// Core Data reader). Should one slip through, the quoted text ends inside an open identifier
     /// and SQLite reports a syntax error instead of running anything.
     package var quotedSQLIdentifier: String {

@@ -82,6 +82,12 @@ public final class SyncStore: Sendable {
                              message: "model \(model.versionName) cannot hold a store: \(problems.joined(separator: "; "))",
                              hint: "fix the model file and try again")
         }
+        let collisions = StoreLayout(model: model).nameCollisions()
+        guard collisions.isEmpty else {
+            throw StoreError(.unusableModel, path: path,
+                             message: "model \(model.versionName) cannot hold a store: \(collisions.joined(separator: "; "))",
+                             hint: "rename one of each pair in the model (docs/format.md, \"Names\", says how model names become SQLite names)")
+        }
         let fileManager = FileManager.default
         let url = URL(fileURLWithPath: path)
         if fileManager.fileExists(atPath: path) || fileManager.fileExists(atPath: path + "-wal") {
