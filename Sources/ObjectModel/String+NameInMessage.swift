@@ -7,16 +7,25 @@ extension String {
     /// String(repeating: "x", count: 10_000).shownInMessage   // "xxx…x… (10000 characters)"
     /// ```
     package var shownInMessage: String {
+        let count = unicodeScalars.count
+        guard count > 200 else { return escapingControlCharacters() }
+        return String(String.UnicodeScalarView(unicodeScalars.prefix(200))).escapingControlCharacters() + "… (\(count) characters)"
+    }
+
+    /// The receiver with control characters written as escapes (`\0`, `\u{7}`), so that text from a
+    /// file never reaches a terminal raw; the ones in `kept` (by default line feeds and tabs) stay.
+    package func escapingControlCharacters(keeping kept: Set<Unicode.Scalar> = ["\n", "\t"]) -> String {
+        guard unicodeScalars.contains(where: { ($0.value < 0x20 || $0.value == 0x7F) && !kept.contains($0) }) else { return self }
         var shown = ""
-        for scalar in unicodeScalars.prefix(200) {
+        for scalar in unicodeScalars {
             switch scalar.value {
+            case _ where kept.contains(scalar): shown.unicodeScalars.append(scalar)
             case 0: shown += "\\0"
             case 1..<0x20, 0x7F: shown += "\\u{\(String(scalar.value, radix: 16))}"
             default: shown.unicodeScalars.append(scalar)
             }
         }
-        let count = unicodeScalars.count
-        return count > 200 ? shown + "… (\(count) characters)" : shown
+        return shown
     }
 
     /// Why the receiver cannot be the name of an entity, property or configuration in a store, or

@@ -66,7 +66,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
     /// Parses `data`, the content of the file at `path`.
     static func parse(_ data: Data, path: String) throws(XcodeModelError) -> ParsedModelContents {
         guard !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
-            throw XcodeModelError(path: path, problem: "the model file is empty", hint: emptyHint)
+            throw XcodeModelError(path: path, line: 1, problem: "the model file is empty", hint: emptyHint)
         }
         let delegate = ModelContentsParser(path: path)
         let parser = XMLParser(data: data)
@@ -84,7 +84,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
         }
         let result = delegate.result
         guard result.hasModelElement else {
-            throw XcodeModelError(path: path, problem: "the file holds no <model> element", hint: emptyHint)
+            throw XcodeModelError(path: path, line: max(parser.lineNumber, 1), problem: "the file holds no <model> element", hint: emptyHint)
         }
         guard !result.entities.isEmpty else {
             throw XcodeModelError(
