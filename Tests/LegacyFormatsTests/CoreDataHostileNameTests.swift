@@ -9,7 +9,7 @@ import Testing
 @Suite("Core Data stores: names that cannot be carried")
 struct CoreDataHostileNameTests {
     /// A one-entity store whose `Z_PRIMARYKEY` name is given as a SQL expression.
-    func store(entityName expression: String, table: String = "ZTA") throws -> (URL, URL) {
+    func store(entityName expression: String, table: String = "ZTA", uuid: String = "'NAMES-UUID'") throws -> (URL, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cdname-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Names.sqlite")
@@ -20,7 +20,7 @@ struct CoreDataHostileNameTests {
                 CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
                 CREATE TABLE \(table.quotedSQLIdentifier) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR);
                 INSERT INTO Z_PRIMARYKEY VALUES (1, \(expression), 0, 1);
-                INSERT INTO Z_METADATA VALUES (1, 'NAMES-UUID', NULL);
+                INSERT INTO Z_METADATA VALUES (1, \(uuid), NULL);
                 INSERT INTO \(table.quotedSQLIdentifier) VALUES (1, 1, 1, 'one');
                 """)
         }
@@ -46,6 +46,15 @@ struct CoreDataHostileNameTests {
         let error = #expect(throws: CoreDataStoreError.self) { try CoreDataStoreReader.open(at: url) }
         #expect(error?.failureKind == .badInput)
         #expect(error?.problem.contains("is not valid UTF-8") == true, "\(error?.description ?? "")")
+    }
+
+    @Test("a NUL in the store UUID, which every global ID holds, is refused rather than cut short")
+    func nulInStoreUUIDIsRefused() throws {
+        let (url, folder) = try store(entityName: "'Task'", table: "ZTASK", uuid: "'AB' || char(0) || 'CD'")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = #expect(throws: CoreDataStoreError.self) { try CoreDataStoreReader.open(at: url) }
+        #expect(error?.failureKind == .badInput)
+        #expect(error?.problem.contains("the store UUID in Z_METADATA, \"AB\\0CD\", holds a NUL") == true, "\(error?.description ?? "")")
     }
 
     @Test("names with quotes, semicolons and SQL in them are read exactly")

@@ -78,7 +78,7 @@ struct CoreDataSchema: Sendable {
             }
             entityRows.append(EntityRow(number: number, name: name, superNumber: row.stored(at: 2, as: Int64.self) ?? 0))
         }
-        guard let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA LIMIT 1") else {
+        guard let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_VERSION, CAST(Z_UUID AS BLOB), Z_PLIST, typeof(Z_UUID) FROM Z_METADATA LIMIT 1") else {
             throw SchemaProblem.noMetadata
         }
         var metadata: [String: Any] = [:]
@@ -92,7 +92,9 @@ struct CoreDataSchema: Sendable {
         }
         var schema = CoreDataSchema(
             entityRows: entityRows, storeVersion: metadataRow.stored(at: 0, as: Int64.self) ?? 0,
-            storeUUID: metadataRow.stored(at: 1, as: String.self) ?? "",
+            // Part of every global ID: read exactly, like a name.
+            storeUUID: ["text", "blob"].contains(metadataRow.stored(at: 3, as: String.self))
+                ? try exactName(metadataRow, at: 1, what: "the store UUID in Z_METADATA") : "",
             frameworkVersion: (metadata["NSPersistenceFrameworkVersion"] as? NSNumber)?.int64Value,
             hashedEntityNames: Set((metadata["NSStoreModelVersionHashes"] as? [String: Any])?.keys.map { $0 } ?? []),
             columns: columns, indexNames: indexNames,

@@ -198,7 +198,7 @@ public final class CoreDataStoreReader: Sendable {
                     hint: "the store is damaged; restore it from a backup")
             case .unusableName(let what, let name, let reason):
                 return CoreDataStoreError(
-                    path: path, problem: "\(what), \"\(name.shownInMessage)\", \(reason); storekeep carries names exactly or not at all",
+                    path: path, problem: "\(what), \"\(name.shownInMessage)\", \(reason); storekeep carries it exactly or not at all",
                     hint: "the store was not written by Core Data (or is damaged); rename it in a copy of the store, or restore the store from a backup")
             case .missingTable(let entity, let number, let table):
                 return CoreDataStoreError(

@@ -100,6 +100,9 @@ enum MetadataDetector {
               let model = try? JSONDecoder().decode(ManagedModel.self, from: Data(definition.utf8)) else {
             return unreadable("holds no readable model definition")
         }
+        if let problem = model.nameProblems().first {
+            return unreadable("holds a model definition that is damaged (\(problem))")
+        }
         let computed = model.versionHash
         let declared = context.metadata["modelHash"] ?? ""
         let rowHash = rows[0].stored("hash", as: String.self) ?? ""
