@@ -12,4 +12,12 @@ extension String {
         guard contains("\"") else { return "\"" + self + "\"" }
         return "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// The receiver as a SQL string literal that SQLite reads back exactly: `it's` → `'it''s'`
+    /// (an embedded quote is doubled), and a NUL, which would end the statement's text, joined in
+    /// as `char(0)`: `a\0b` → `('a' || char(0) || 'b')`.
+    package var quotedSQLLiteral: String {
+        guard unicodeScalars.contains("\u{0}") else { return "'" + replacingOccurrences(of: "'", with: "''") + "'" }
+        return "(" + components(separatedBy: "\u{0}").map(\.quotedSQLLiteral).joined(separator: " || char(0) || ") + ")"
+    }
 }

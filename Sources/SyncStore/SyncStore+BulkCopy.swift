@@ -137,7 +137,7 @@ extension SyncStore {
         columns += ["_entity", "_created", "_insert_run"]
         let targets = copy.expressions[(3 + layout.attributes.count)...].prefix(layout.toOnes.count)
         let run = ([String(runBase)] + targets.enumerated().map { "(\(1 << $0.offset) * ((\($0.element)) IS NOT NULL))" }).joined(separator: " + ")
-        let selected = copy.expressions.map { "(\($0))" } + ["'\(copy.entity.replacingOccurrences(of: "'", with: "''"))'", "\(created.timeIntervalSince1970)", run]
+        let selected = copy.expressions.map { "(\($0))" } + [copy.entity.quotedSQLLiteral, "\(created.timeIntervalSince1970)", run]
         return """
             INSERT INTO \(table.quotedSQLIdentifier) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")))
             SELECT \(selected.joined(separator: ", ")) FROM \(Self.copySourceSchema).\(copy.sourceTable.quotedSQLIdentifier) WHERE \(copy.filter)

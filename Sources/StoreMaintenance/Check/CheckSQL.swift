@@ -8,12 +8,8 @@ import ObjectModel
 /// one statement carries each condition twice (as a flag and in `WHERE`) without positional
 /// arguments to keep in step.
 enum CheckSQL {
-    /// A string literal: `'it''s'`; a NUL, which would end the statement's text, as
-    /// `'a' || char(0) || 'b'`.
-    static func literal(_ text: String) -> String {
-        guard text.unicodeScalars.contains("\u{0}") else { return "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-        return "(" + text.components(separatedBy: "\u{0}").map(literal).joined(separator: " || char(0) || ") + ")"
-    }
+    /// A string literal: `'it''s'` (``Swift/String/quotedSQLLiteral``: a NUL is joined in as `char(0)`).
+    static func literal(_ text: String) -> String { text.quotedSQLLiteral }
 
     /// A parenthesised list of string literals: `('Book', 'Film')`; `(NULL)` when empty (matches nothing).
     static func list(_ texts: [String]) -> String {
