@@ -38,39 +38,64 @@ enum StoreTableValueDetector {
     }()
 
     /// Reports, per column, the rows whose value is of another kind, or text that is not UTF-8 or
-    /// holds a NUL (read back, such text would come out changed); one finding per column and problem.
+    /// holds a NUL (read back, such text would come out changed); one finding per column and
+    /// problem. Each table is read at most twice, whatever its number of columns.
     static func check(_ context: CheckContext) throws {
-        for column in columns {
-            guard let present = try context.columns(ofTable: column.table), present.contains(column.column), present.contains(column.key) else { continue }
-            let kinds = CheckSQL.list(column.kinds)
-            let name = CheckSQL.identifier(column.column), key = CheckSQL.identifier(column.key), table = CheckSQL.identifier(column.table)
-            if let row = try Row.fetchOne(context.db, sql: """
-                SELECT COUNT(*) AS n, MIN(\(key)) AS first FROM \(table) WHERE typeof(\(name)) NOT IN \(kinds)
-                """), let count = row.stored("n", as: Int.self), count > 0 {
-                let example = try Row.fetchOne(context.db, sql: "SELECT \(name) AS v FROM \(table) WHERE \(key) IS ? AND typeof(\(name)) NOT IN \(kinds)",
-                                               arguments: [row.storedValue("first")])
-                let value = example.map { describe($0.storedValue("v")) } ?? "a value of another kind"
-                report(column, holding: value, rows: count, first: row.storedValue("first"),
-                       expected: "only \(column.kinds.filter { $0 != "null" }.joined(separator: " or "))", to: context)
+        var tables: [String] = []
+        for column in columns where !tables.contains(column.table) { tables.append(column.table) }
+        for name in tables {
+            guard let present = try context.columns(ofTable: name) else { continue }
+            let checked = columns.filter { $0.table == name && present.contains($0.column) && present.contains($0.key) }
+            guard let key = checked.first.map({ CheckSQL.identifier($0.key) }) else { continue }
+            try checkKinds(checked, key: key, context)
+            try checkText(checked.filter { $0.kinds.contains("text") }, key: key, context)
+        }
+    }
+
+    /// One pass over a table: per column, how many rows hold a storage class it never holds, and
+    /// the key of the first of them.
+    private static func checkKinds(_ checked: [Column], key: String, _ context: CheckContext) throws {
+        guard let table = checked.first.map({ CheckSQL.identifier($0.table) }) else { return }
+        let wrong = checked.map { "typeof(\(CheckSQL.identifier($0.column))) NOT IN \(CheckSQL.list($0.kinds))" }
+        let select = wrong.enumerated().map { index, condition in
+            "SUM(CASE WHEN \(condition) THEN 1 ELSE 0 END) AS n\(index), MIN(CASE WHEN \(condition) THEN \(key) END) AS f\(index)"
+        }
+        guard let row = try Row.fetchOne(context.db, sql: "SELECT \(select.joined(separator: ", ")) FROM \(table)") else { return }
+        for (index, column) in checked.enumerated() {
+            guard let count = row.stored("n\(index)", as: Int.self), count > 0 else { continue }
+            let first = row.storedValue("f\(index)")
+            let example = try Row.fetchOne(context.db, sql: "SELECT \(CheckSQL.identifier(column.column)) AS v FROM \(table) WHERE \(key) IS ? AND \(wrong[index])",
+                                           arguments: [first])
+            report(column, holding: example.map { describe($0.storedValue("v")) } ?? "a value of another kind", rows: count, first: first,
+                   expected: "only \(column.kinds.filter { $0 != "null" }.joined(separator: " or "))", to: context)
+        }
+    }
+
+    /// One pass over a table's text columns: the rows holding a NUL or a byte over 127 (only such
+    /// text can be damaged this way) are read as bytes and checked for UTF-8.
+    private static func checkText(_ checked: [Column], key: String, _ context: CheckContext) throws {
+        guard let table = checked.first.map({ CheckSQL.identifier($0.table) }) else { return }
+        let names = checked.map { CheckSQL.identifier($0.column) }
+        let suspect = names.map { name in
+            "(typeof(\(name)) = 'text' AND (instr(CAST(\(name) AS BLOB), X'00') > 0 OR \(name) GLOB '*[^' || char(1) || '-' || char(127) || ']*'))"
+        }
+        let bytes = names.enumerated().map { "CAST(\($0.element) AS BLOB) AS b\($0.offset), typeof(\($0.element)) = 'text' AS t\($0.offset)" }
+        let rows = try Row.fetchCursor(context.db, sql: """
+            SELECT \(key) AS k, \(bytes.joined(separator: ", ")) FROM \(table) WHERE \(suspect.joined(separator: " OR "))
+            """)
+        var counts = Array(repeating: 0, count: checked.count)
+        var firsts = Array(repeating: DatabaseValue.null, count: checked.count)
+        while let row = try rows.next() {
+            for index in checked.indices {
+                guard row.stored("t\(index)", as: Bool.self) == true, let text = row.stored("b\(index)", as: Data.self),
+                      text.contains(0) || String(validating: text, as: UTF8.self) == nil else { continue }
+                if counts[index] == 0 { firsts[index] = row.storedValue("k") }
+                counts[index] += 1
             }
-            guard column.kinds.contains("text") else { continue }
-            // Only text with a NUL or a byte over 127 can be damaged this way: the rest is never read.
-            let suspects = try Row.fetchCursor(context.db, sql: """
-                SELECT CAST(\(name) AS BLOB) AS bytes, \(key) AS k FROM \(table)
-                WHERE typeof(\(name)) = 'text' AND (instr(CAST(\(name) AS BLOB), X'00') > 0 OR \(name) GLOB '*[^' || char(1) || '-' || char(127) || ']*')
-                """)
-            var count = 0
-            var first: DatabaseValue = .null
-            while let row = try suspects.next() {
-                let bytes = row.stored("bytes", as: Data.self) ?? Data()
-                guard bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil else { continue }
-                if count == 0 { first = row.storedValue("k") }
-                count += 1
-            }
-            if count > 0 {
-                report(column, holding: "text that is not UTF-8 or holds a NUL character", rows: count, first: first,
-                       expected: "UTF-8 text without NUL characters", to: context)
-            }
+        }
+        for (index, column) in checked.enumerated() where counts[index] > 0 {
+            report(column, holding: "text that is not UTF-8 or holds a NUL character", rows: counts[index], first: firsts[index],
+                   expected: "UTF-8 text without NUL characters", to: context)
         }
     }
 
