@@ -20,10 +20,14 @@ public struct BulkCopy: Sendable {
     public var arguments: [Int64]
     /// How many rows the filter selects: the copy fails when SQLite copies another number.
     public var rows: Int
+    /// The source file as the operator named it, for messages about it (the attached database may
+    /// be a private copy of it).
+    public var sourcePath: String
 
     /// Creates a batch.
-    public init(entity: String, sourceTable: String, expressions: [String], filter: String, arguments: [Int64], rows: Int) {
+    public init(entity: String, sourceTable: String, expressions: [String], filter: String, arguments: [Int64], rows: Int, sourcePath: String = "") {
         self.entity = entity
+        self.sourcePath = sourcePath
         self.sourceTable = sourceTable
         self.expressions = expressions
         self.filter = filter

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension Row {
@@ -26,9 +27,81 @@ extension Row {
     func required<T: DatabaseValueConvertible>(_ column: String, as type: T.Type = T.self, table: String, row: @autoclosure () -> String,
                                                store: String) throws -> T {
         if let value = stored(column, as: T.self) { return value }
-        let found = (self[column] as (any DatabaseValueConvertible)?).map { "\($0.databaseValue)" } ?? "NULL"
-        throw StoreError(.damaged, path: store,
-                         message: "\(table), \(row()): \(column) holds \(found.prefix(80)), not a \(T.self) value",
-                         hint: "the store was written around storekeep; `storekeep check` lists what is damaged; restore the store from a backup")
+        throw Self.damagedValue(self[column] as (any DatabaseValueConvertible)?, as: T.self, table: table, column: column, row: row(), store: store)
+    }
+
+    /// The value of `column` as `T`, or `nil` when it is NULL (or the row has no such column).
+    ///
+    /// Unlike GRDB's optional subscripts, which stop the process on a value they cannot convert,
+    /// and ``stored(_:as:)``, which reads such a value as absent, a value of another kind is an error.
+    ///
+    /// - Throws: ``StoreError`` `damaged` naming the store, the table, the row and the column when
+    ///   the value is of another kind (text where a number belongs, a blob that is not UTF-8 text).
+    func optional<T: DatabaseValueConvertible>(_ column: String, as type: T.Type = T.self, table: String, row: @autoclosure () -> String,
+                                               store: String) throws -> T? {
+        let value = self[column] as (any DatabaseValueConvertible)?
+        guard let value, !value.databaseValue.isNull else { return nil }
+        if let converted = T.fromDatabaseValue(value.databaseValue) { return converted }
+        throw Self.damagedValue(value, as: T.self, table: table, column: column, row: row(), store: store)
+    }
+
+    /// The value at `index` as `T`, or `nil` when it is NULL (see ``optional(_:as:table:row:store:)``).
+    func optional<T: DatabaseValueConvertible>(at index: Int, as type: T.Type = T.self, table: String, row: @autoclosure () -> String,
+                                               store: String) throws -> T? {
+        let value = self[index] as (any DatabaseValueConvertible)?
+        guard let value, !value.databaseValue.isNull else { return nil }
+        if let converted = T.fromDatabaseValue(value.databaseValue) { return converted }
+        let names = Array(columnNames)
+        throw Self.damagedValue(value, as: T.self, table: table, column: names.indices.contains(index) ? names[index] : "column \(index + 1)",
+                                row: row(), store: store)
+    }
+
+    /// The error for a value a store holds that is not of the kind storekeep writes there.
+    static func damagedValue<T>(_ value: (any DatabaseValueConvertible)?, as type: T.Type, table: String, column: String, row: String,
+                                store: String) -> StoreError {
+        return StoreError(.damaged, path: store,
+                          message: "\(table), \(row): \(column) holds \(describe(value?.databaseValue ?? .null)), where storekeep writes \(kind(of: T.self))",
+                          hint: "the store was written around storekeep; `storekeep check` lists what is damaged; restore the store from a backup")
+    }
+}
+
+extension Row {
+    /// A stored value for a message: its kind, and the value when it is short.
+    static func describe(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let number): return "the integer \(number)"
+        case .double(let number): return "the real \(number)"
+        case .string(let text): return "the text '\(text.prefix(60))\(text.count > 60 ? "…" : "")'"
+        case .blob(let data): return "a blob of \(data.count) bytes\(String(data: data, encoding: .utf8) == nil ? " that is not UTF-8 text" : "")"
+        }
+    }
+
+    /// What storekeep writes for a value read as `type`, in words.
+    static func kind<T>(of type: T.Type) -> String {
+        switch type {
+        case is Int64.Type, is Int.Type, is Int32.Type: return "an integer"
+        case is Double.Type: return "a number"
+        case is String.Type: return "UTF-8 text"
+        case is Data.Type: return "a blob"
+        case is Bool.Type: return "0 or 1"
+        default: return "a \(T.self) value"
+        }
+    }
+}
+
+extension Database {
+    /// The first column of the first row `sql` returns, as `T`; `nil` when there is no row or the
+    /// value is NULL.
+    ///
+    /// GRDB's `T.fetchOne` converts whatever the column holds (the text `'abc'` read as the integer
+    /// 0); a store written around storekeep may hold anything, so values are read through here.
+    ///
+    /// - Parameters:
+    ///   - table: the table the value comes from, and `row` what identifies it, for the message.
+    /// - Throws: ``StoreError`` `damaged` when the value is of another kind.
+    func storedValue<T: DatabaseValueConvertible>(_ type: T.Type, sql: String, arguments: StatementArguments = [], table: String,
+                                                  row: @autoclosure () -> String, store: String) throws -> T? {
+        try Row.fetchOne(self, sql: sql, arguments: arguments)?.optional(at: 0, as: T.self, table: table, row: row(), store: store)
     }
 }

@@ -2,9 +2,20 @@ import Foundation
 import GRDB
 
 extension StoreError {
+    /// Whether `error` comes from the store itself (SQLite, or a value of a kind storekeep never
+    /// writes) rather than from the caller's own work inside a transaction: such errors are turned
+    /// into a ``StoreError`` naming the store (``wrapping(_:path:action:)``), the caller's pass through.
+    static func comesFromTheStore(_ error: any Error) -> Bool {
+        error is DatabaseError || error is DamagedValue || error is RowDecodingError
+    }
+
     /// Turns any error from SQLite or the file system into a ``StoreError`` that says what was being done.
     static func wrapping(_ error: any Error, path: String, action: String) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let error = error as? DamagedValue {
+            return StoreError(.damaged, path: path, message: "cannot \(action): \(error.description)",
+                              hint: "the store was written around storekeep; `storekeep check` lists what is damaged; restore the store from a backup")
+        }
         if let error = error as? RowDecodingError {
             // A value of a kind storekeep never writes (a store written around it): a typed error, never a crash.
             return StoreError(.damaged, path: path, message: "cannot \(action): a value in the store is not what storekeep writes (\(String(describing: error).prefix(300)))",

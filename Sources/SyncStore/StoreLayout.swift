@@ -20,6 +20,15 @@ struct StoreLayout: Sendable {
     private(set) var sharedTables: Set<String> = []
     /// Every entity table, sorted by name.
     private(set) var entityTables: [String] = []
+    /// What each extra column of each entity table stands for ("attribute Book.title"), by table
+    /// and column: for messages about names SQLite cannot tell apart (``nameCollisions()``).
+    private(set) var columnOrigins: [String: [(column: String, origin: String)]] = [:]
+    /// The relationships that chose each join table, by table ("Book.tags"): two for a
+    /// many-to-many pair, which shares one table; two unrelated ones are a collision.
+    private(set) var joinTableOwners: [String: Set<String>] = [:]
+
+    /// What every entity table's name starts with (the root entity's name follows).
+    static let entityTablePrefix = "e_"
 
     /// Derives the layout of `model`: of the user's store (the entities of no seed configuration),
     /// or, given `seedConfiguration`, of that configuration's seed store. A model without seed
@@ -27,16 +36,17 @@ struct StoreLayout: Sendable {
     init(model: ManagedModel, seedConfiguration: String? = nil) {
         let held = model.seedConfigurations.isEmpty ? nil : Set(model.entities.filter { model.seedConfiguration(of: $0.name) == seedConfiguration }.map(\.name))
         for root in model.rootEntities where held?.contains(root.name) ?? true {
-            let table = "e_\(root.name)"
+            let table = Self.entityTablePrefix + root.name
             let family = ([root] + model.descendants(of: root.name)).sorted { $0.name < $1.name }
             var taken = Set<String>()
             var declared: [String: String] = [:]  // "Entity.property" → column
             tableColumns[table] = []
-            func claim(_ base: String, declaredBy entity: String, type: String) -> String {
+            func claim(_ base: String, declaredBy entity: String, type: String, for origin: String) -> String {
                 var column = base
                 if taken.contains(column) { column = "\(base)__\(entity)" }
                 taken.insert(column)
                 tableColumns[table, default: []].append((column, type))
+                columnOrigins[table, default: []].append((column, origin))
                 return column
             }
             if family.filter({ !$0.isAbstract }).count > 1 { sharedTables.insert(table) }
@@ -44,14 +54,17 @@ struct StoreLayout: Sendable {
                 tableOfEntity[entity.name] = table
                 for attribute in entity.attributes where !attribute.isTransient {
                     declared["\(entity.name).\(attribute.name)"] = claim(
-                        "a_\(attribute.name)", declaredBy: entity.name, type: Self.sqlType(of: attribute.type))
+                        "a_\(attribute.name)", declaredBy: entity.name, type: Self.sqlType(of: attribute.type),
+                        for: "attribute \(entity.name).\(attribute.name)")
                 }
                 for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
-                    let column = claim("r_\(relationship.name)", declaredBy: entity.name, type: "TEXT")
+                    let column = claim("r_\(relationship.name)", declaredBy: entity.name, type: "TEXT",
+                                       for: "relationship \(entity.name).\(relationship.name)")
                     declared["\(entity.name).\(relationship.name)"] = column
                     if let inverse = Self.inverse(of: relationship, in: model), inverse.isToMany, inverse.isOrdered {
                         declared["\(entity.name).\(relationship.name)#order"] = claim(
-                            "o_\(relationship.name)", declaredBy: entity.name, type: "INTEGER")
+                            "o_\(relationship.name)", declaredBy: entity.name, type: "INTEGER",
+                            for: "the order of relationship \(entity.name).\(relationship.name)")
                     }
                 }
             }
@@ -102,6 +115,7 @@ struct StoreLayout: Sendable {
             let owner = min(mine, theirs)
             let table = "j_" + owner.replacingOccurrences(of: ".", with: "_")
             if !joinTables.contains(table) { joinTables.append(table) }
+            joinTableOwners[table, default: []].insert(owner)
             if owner == mine {
                 return .join(table: table, sourceColumn: "owner", targetColumn: "target",
                              sourceOrderColumn: relationship.isOrdered ? "owner_order" : nil,
@@ -113,6 +127,7 @@ struct StoreLayout: Sendable {
         }
         let table = "j_" + mine.replacingOccurrences(of: ".", with: "_")
         if !joinTables.contains(table) { joinTables.append(table) }
+        joinTableOwners[table, default: []].insert(mine)
         return .join(table: table, sourceColumn: "owner", targetColumn: "target",
                      sourceOrderColumn: relationship.isOrdered ? "owner_order" : nil, targetOrderColumn: nil)
     }

@@ -51,6 +51,10 @@ enum StoreReader {
                     throw StoreError(.damaged, path: path, message: "has no readable model definition in sk_model",
                                      hint: "restore the store from a backup")
                 }
+                if let problem = model.nameProblems().first {
+                    throw StoreError(.damaged, path: path, message: "the model definition in sk_model is damaged: \(problem)",
+                                     hint: "restore the store from a backup")
+                }
                 return (metadata, model)
             }
         } catch {

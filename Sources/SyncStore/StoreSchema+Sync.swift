@@ -9,6 +9,18 @@ extension StoreSchema {
     /// The `sk_metadata` key holding the largest hybrid clock reading the store has issued or imported.
     static let clockKey = "clock"
 
+    /// The clock reading `text` (the value of ``clockKey``) holds; 0 when the store has none.
+    ///
+    /// - Throws: ``DamagedValue`` for text that is not a whole number: reading it as 0 would let
+    ///   the store issue readings that sort before the ones it has already issued.
+    static func clockReading(_ text: String?) throws -> Int64 {
+        guard let text else { return 0 }
+        guard let reading = Int64(text) else {
+            throw DamagedValue(description: "sk_metadata, key \(clockKey): the value '\(text.prefix(80))' is not a clock reading (a whole number)")
+        }
+        return reading
+    }
+
     /// Creates `sk_seed_mark` (what `seed` has seeded, per seed set and account) when it is absent.
     static func createSeedMarkTable(in db: Database) throws {
         try db.execute(sql: """

@@ -74,8 +74,9 @@ extension StoreTransaction {
                     ChangePayload.write(ValueCoder.attributeValue(stored, for: type), to: &body)
                 }
             case .toOne(let column, let orderColumn):
-                let target: String? = row[column]
-                let order: Int64? = orderColumn.flatMap { row[$0] }
+                let place = "record \(change.globalID)"
+                let target = try row.optional(column, as: String.self, table: schema.table, row: place, store: store.path)
+                let order = try orderColumn.flatMap { try row.optional($0, as: Int64.self, table: schema.table, row: place, store: store.path) }
                 body.count(position)
                 ChangePayload.writeReference(target.map(GlobalID.init), order: order, to: &body)
             case .toMany(let table, let sourceColumn, let targetColumn, let sourceOrder, let targetOrder):
@@ -87,8 +88,11 @@ extension StoreTransaction {
                         SELECT \(sourceOrder ?? "NULL"), \(targetOrder ?? "NULL") FROM \(table.quotedSQLIdentifier)
                         WHERE \(sourceColumn) = ? AND \(targetColumn) = ?
                         """, arguments: [change.globalID.rawValue, member.rawValue])
-                    let membership = MembershipChange(member: member, added: state != nil,
-                                                      order: state.flatMap { $0[0] as Int64? }, inverseOrder: state.flatMap { $0[1] as Int64? })
+                    let place = "\(change.globalID) → \(member)"
+                    let membership = MembershipChange(
+                        member: member, added: state != nil,
+                        order: try state.flatMap { try $0.optional(at: 0, as: Int64.self, table: table, row: place, store: store.path) },
+                        inverseOrder: try state.flatMap { try $0.optional(at: 1, as: Int64.self, table: table, row: place, store: store.path) })
                     memberships.append(membership)
                     let (owner, target) = sourceColumn == "owner" ? (change.globalID, member) : (member, change.globalID)
                     try clocks.setMembershipClock(table: table, owner: owner, target: target, present: membership.added, to: clock)

@@ -17,8 +17,8 @@ extension StoreTransaction {
         guard old != target else { return }
         var order: Int64?
         if let target, let orderColumn {
-            let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(orderColumn.quotedSQLIdentifier)) FROM \(table.quotedSQLIdentifier) WHERE \(column.quotedSQLIdentifier) = ?",
-                                          arguments: [target.rawValue])
+            let last = try db.storedValue(Int64.self, sql: "SELECT MAX(\(orderColumn.quotedSQLIdentifier)) FROM \(table.quotedSQLIdentifier) WHERE \(column.quotedSQLIdentifier) = ?",
+                                          arguments: [target.rawValue], table: table, row: "the positions in \(target)'s list", store: store.path)
             order = try last.map { try StoreError.number(after: $0, "the last position in \(target)'s list", path: store.path) } ?? 0
         }
         try writeColumn(table: table, column: column, orderColumn: orderColumn, of: source, target: target, order: order)
@@ -100,8 +100,8 @@ extension StoreTransaction {
                 }
                 var memberOrder: Int64?
                 if let targetOrder {
-                    let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(targetOrder)) FROM \(quoted) WHERE \(targetColumn) = ?",
-                                                  arguments: [member.rawValue])
+                    let last = try db.storedValue(Int64.self, sql: "SELECT MAX(\(targetOrder)) FROM \(quoted) WHERE \(targetColumn) = ?",
+                                                  arguments: [member.rawValue], table: table, row: "the positions in \(member)'s list", store: store.path)
                     memberOrder = try last.map { try StoreError.number(after: $0, "the last position in \(member)'s list", path: store.path) } ?? 0
                 }
                 let orderForSource: Int64? = sourceOrder == nil ? nil : Int64(index)

@@ -21,8 +21,10 @@ extension StoreTransaction {
         guard try db.tableExists("sk_seed_mark") else { return nil }
         guard let row = try Row.fetchOne(db, sql: "SELECT version, applied FROM sk_seed_mark WHERE seed_set = ? AND account = ?",
                                          arguments: [set, account]) else { return nil }
-        return SeedMarkRecord(set: set, account: account, version: Int(row[0] as Int64? ?? 0),
-                              applied: Date(timeIntervalSince1970: row[1] ?? 0))
+        let place = "seed set \(set), account \(account)"
+        let version = try row.optional(at: 0, as: Int.self, table: "sk_seed_mark", row: place, store: store.path) ?? 0
+        let applied = try row.optional(at: 1, as: Double.self, table: "sk_seed_mark", row: place, store: store.path) ?? 0
+        return SeedMarkRecord(set: set, account: account, version: version, applied: Date(timeIntervalSince1970: applied))
     }
 
     /// Records that seed set `set` was seeded at `version` for `account` (saved with the transaction).

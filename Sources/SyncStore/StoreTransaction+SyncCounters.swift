@@ -18,9 +18,11 @@ extension StoreTransaction {
         for row in try Row.fetchAll(db, sql: """
             SELECT peer, last_seq, COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0) FROM sk_peer WHERE is_local = 0
             """) {
-            guard let peer: String = row[0] else { continue }
-            let held = max(row[2] as Int64? ?? 0, floor[peer] ?? 0)
-            if (row[1] as Int64?) != held {
+            guard let peer = try row.optional(at: 0, as: String.self, table: "sk_peer", row: "a peer", store: store.path) else { continue }
+            let last = try row.optional(at: 2, as: Int64.self, table: "sk_transaction", row: "the transactions of peer \(peer)", store: store.path)
+            let held = max(last ?? 0, floor[peer] ?? 0)
+            // A watermark of another kind (text) is what this repairs: it is set like any other.
+            if row.stored(at: 1, as: Int64.self) != held {
                 try db.execute(sql: "UPDATE sk_peer SET last_seq = ? WHERE peer = ?", arguments: [held, peer])
                 changed = true
             }

@@ -31,8 +31,9 @@ extension SyncStore {
         try read("write a baseline") { db in
             var overrides: [String: [(String, PropertyClock)]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT gid, property, rank, hlc, peer FROM sk_clock WHERE property != '' ORDER BY gid, property") {
-                guard let gid: String = row[0], let property: String = row[1] else { continue }
-                overrides[gid, default: []].append((property, Self.clock(rank: row[2], hlc: row[3], peer: row[4])))
+                guard let gid = try row.optional(at: 0, as: String.self, table: "sk_clock", row: "a clock", store: path),
+                      let property = try row.optional(at: 1, as: String.self, table: "sk_clock", row: "a clock of \(gid)", store: path) else { continue }
+                overrides[gid, default: []].append((property, try row.propertyClock(at: 2, table: "sk_clock", row: "\(gid) \(property)", store: path)))
             }
             for entity in model.entities.map(\.name).sorted() {
                 guard let schema = syncSchemas[entity], let plan = plans[entity], !plan.isAbstract else { continue }
@@ -45,22 +46,33 @@ extension SyncStore {
                     WHERE m.relationship = ? ORDER BY m.owner, m.target
                     """, arguments: [table])
                 for row in rows {
-                    guard let owner: String = row[0], let target: String = row[1] else { continue }
-                    encoder.membership(table: table, owner: owner, target: target, present: (row[2] as Int64? ?? 0) != 0,
-                                       ownerOrder: row[6], targetOrder: row[7], clock: Self.clock(rank: row[3], hlc: row[4], peer: row[5]))
+                    guard let owner = try row.optional(at: 0, as: String.self, table: "sk_member_clock", row: "a membership of \(table)", store: path),
+                          let target = try row.optional(at: 1, as: String.self, table: "sk_member_clock", row: "a membership of \(table)", store: path)
+                    else { continue }
+                    let place = "\(table) \(owner) → \(target)"
+                    encoder.membership(table: table, owner: owner, target: target,
+                                       present: (try row.optional(at: 2, as: Int64.self, table: "sk_member_clock", row: place, store: path) ?? 0) != 0,
+                                       ownerOrder: try row.optional(at: 6, as: Int64.self, table: table, row: place, store: path),
+                                       targetOrder: try row.optional(at: 7, as: Int64.self, table: table, row: place, store: path),
+                                       clock: try row.propertyClock(at: 3, table: "sk_member_clock", row: place, store: path))
                 }
             }
             let decoder = JSONDecoder()
             decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             for row in try Row.fetchAll(db, sql: "SELECT gid, entity, hlc, peer, identity FROM sk_tombstone ORDER BY gid") {
-                guard let gid: String = row[0], let entity: String = row[1] else { continue }
+                guard let gid = try row.optional(at: 0, as: String.self, table: "sk_tombstone", row: "a tombstone", store: path),
+                      let entity = try row.optional(at: 1, as: String.self, table: "sk_tombstone", row: "the tombstone of \(gid)", store: path)
+                else { continue }
+                let place = "the tombstone of \(gid)"
                 var identity: [UInt8] = [0, 0]
-                if let text: String = row[4], let values = try? decoder.decode([String: AttributeValue].self, from: Data(text.utf8)),
+                if let text = try row.optional(at: 4, as: String.self, table: "sk_tombstone", row: place, store: path), let values = try? decoder.decode([String: AttributeValue].self, from: Data(text.utf8)),
                    let schema = syncSchemas[entity] {
                     let properties = values.sorted { $0.key < $1.key }.map { SyncPropertyChange.attribute($0.key, $0.value) }
                     identity = (try? ChangePayload.encode(properties, schema: schema)) ?? identity
                 }
-                encoder.tombstone(entity: entity, globalID: gid, clock: HybridTimestamp(rawValue: row[2] ?? 0), peer: row[3] ?? "", identity: identity)
+                encoder.tombstone(entity: entity, globalID: gid,
+                                  clock: HybridTimestamp(rawValue: try row.optional(at: 2, as: Int64.self, table: "sk_tombstone", row: place, store: path) ?? 0),
+                                  peer: try row.optional(at: 3, as: String.self, table: "sk_tombstone", row: place, store: path) ?? "", identity: identity)
             }
             let status = try syncStatus(in: db)
             var vector = status.watermarks
@@ -116,8 +128,11 @@ extension SyncStore {
 
     /// The history floor (``historyFloorKey``) read in `db`.
     static func historyFloor(in db: Database) throws -> [String: Int64] {
-        guard let text = try String.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [historyFloorKey]),
-              let floor = try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8)) else { return [:] }
+        guard let value = try Row.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [historyFloorKey])?[0] as DatabaseValue?,
+              !value.isNull else { return [:] }
+        guard let text = String.fromDatabaseValue(value), let floor = try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8)) else {
+            throw DamagedValue(description: "sk_metadata, key \(historyFloorKey): holds \("\(value)".prefix(80)), not the JSON of a history floor")
+        }
         return floor
     }
 
@@ -162,7 +177,7 @@ extension SyncStore {
                 try Self.raiseHistoryFloor(to: covered, in: db)
                 return applier.report
             }
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: "apply a baseline")
         }
     }

@@ -72,8 +72,9 @@ extension SyncStore {
     /// copies what the expressions give. A migration digests the same expressions over the source
     /// (``BulkCopyDigester``) and verifies the store afterwards.
     ///
-    /// - Throws: ``StoreError``: `invalidRequest` for an entity that cannot be copied, a global ID that
-    ///   already exists (when the store's indexes are built), or a number of rows other than `copy.rows`;
+    /// - Throws: ``StoreError``: `invalidRequest` for an entity that cannot be copied, or a global ID
+    ///   that already exists (when the store's indexes are built); `damaged` (naming the source) when
+    ///   SQLite copies another number of rows than `copy.rows`, which a damaged source file does;
     ///   `io` when SQLite fails.
     public func importCopiedBatch(_ copy: BulkCopy, author: String, migration: Int64, checkpoint: MigrationCheckpoint) throws {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
@@ -93,8 +94,12 @@ extension SyncStore {
                 try statement.execute(arguments: StatementArguments(copy.arguments))
                 let copied = Int(sqlite3_changes(db.sqliteConnection))
                 guard copied == copy.rows else {
-                    throw StoreError(.invalidRequest, path: path, message: "the copy of \(copy.entity) from \(copy.sourceTable) gave \(copied) records, not \(copy.rows)",
-                                     hint: "the source changed while it was read; run the migration again")
+                    // The source is a private copy no one else writes: rows that a count saw and the
+                    // copy did not are damage in the file (a table whose rows are out of order, an
+                    // index that disagrees with its table).
+                    throw StoreError(.damaged, path: copy.sourcePath.isEmpty ? path : copy.sourcePath,
+                                     message: "the copy of \(copy.entity) from \(copy.sourceTable) gave \(copied) records, but reading the table gave \(copy.rows): the source file is damaged (SQLite finds other rows depending on how it reads the table)",
+                                     hint: "run `sqlite3 <source> 'PRAGMA integrity_check'` to see the damage; restore the source from a backup, or repair a copy of it (sqlite3's .recover) and migrate the copy")
                 }
                 // One statement numbers its rows on from the largest row id: without to-ones they are all one run.
                 let spans = layout.toOnes.isEmpty
@@ -117,7 +122,7 @@ extension SyncStore {
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StoreError(.invalidRequest, path: path, message: "a record copied into \(copy.entity) has a global ID that already exists")
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: "copy a batch of \(copy.entity)")
         }
     }
@@ -132,7 +137,7 @@ extension SyncStore {
         columns += ["_entity", "_created", "_insert_run"]
         let targets = copy.expressions[(3 + layout.attributes.count)...].prefix(layout.toOnes.count)
         let run = ([String(runBase)] + targets.enumerated().map { "(\(1 << $0.offset) * ((\($0.element)) IS NOT NULL))" }).joined(separator: " + ")
-        let selected = copy.expressions.map { "(\($0))" } + ["'\(copy.entity.replacingOccurrences(of: "'", with: "''"))'", "\(created.timeIntervalSince1970)", run]
+        let selected = copy.expressions.map { "(\($0))" } + [copy.entity.quotedSQLLiteral, "\(created.timeIntervalSince1970)", run]
         return """
             INSERT INTO \(table.quotedSQLIdentifier) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")))
             SELECT \(selected.joined(separator: ", ")) FROM \(Self.copySourceSchema).\(copy.sourceTable.quotedSQLIdentifier) WHERE \(copy.filter)

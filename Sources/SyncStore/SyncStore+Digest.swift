@@ -108,7 +108,7 @@ extension SyncStore {
                 sql = """
                     SELECT p._gid, c._gid FROM \(table.quotedSQLIdentifier) p
                     JOIN \(childTable.quotedSQLIdentifier) c ON c.\(column.quotedSQLIdentifier) = p._gid
-                    WHERE p._entity = '\(entity.replacingOccurrences(of: "'", with: "''"))'
+                    WHERE p._entity = \(entity.quotedSQLLiteral)
                     ORDER BY p._gid, c.\(orderColumn.quotedSQLIdentifier), c._gid
                     """
             case .join(let joinTable, let sourceColumn, let targetColumn, let sourceOrder, _):
@@ -116,7 +116,7 @@ extension SyncStore {
                 sql = """
                     SELECT p._gid, j.\(targetColumn) FROM \(table.quotedSQLIdentifier) p
                     JOIN \(joinTable.quotedSQLIdentifier) j ON j.\(sourceColumn) = p._gid
-                    WHERE p._entity = '\(entity.replacingOccurrences(of: "'", with: "''"))'
+                    WHERE p._entity = \(entity.quotedSQLLiteral)
                     ORDER BY p._gid, \(order)j.\(targetColumn)
                     """
             }

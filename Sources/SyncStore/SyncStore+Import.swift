@@ -79,10 +79,10 @@ extension SyncStore {
                 files?.waitUntilDurable()
                 try recordBatch(rejections: rejections, migration: migration, checkpoint: checkpoint, in: db)
             }
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             // On a full disk the batch's blob files, written meanwhile, may be what filled it: when
             // their writing failed too, that is the more precise message.
-            if error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR, let files {
+            if let failure = error as? DatabaseError, failure.resultCode == .SQLITE_FULL || failure.resultCode == .SQLITE_IOERR, let files {
                 do {
                     _ = try files.references()
                 } catch let blobError {
@@ -222,7 +222,7 @@ extension SyncStore {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
         do {
             return try database.write(body)
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: action)
         }
     }

@@ -40,7 +40,7 @@ extension SyncStore {
                     return .commit
                 }
             }
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: "build the store's indexes")
         }
     }

@@ -57,7 +57,8 @@ extension SyncStore {
     /// still in the store; a deleted one's insert has moved to `sk_change`).
     func insertRunRecordCount(in db: Database) throws -> Int {
         guard hasInsertRuns else { return 0 }
-        return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(records), 0) FROM sk_insert_run") ?? 0
+        return try db.storedValue(Int.self, sql: "SELECT COALESCE(SUM(records), 0) FROM sk_insert_run",
+                                  table: "sk_insert_run", row: "the sum of records", store: path) ?? 0
     }
 }
 
@@ -68,7 +69,8 @@ extension StoreTransaction {
     func keepInsertOfRecordLeaving(_ id: GlobalID, table: String) throws {
         guard store.hasInsertRuns else { return }
         let quoted = table.quotedSQLIdentifier
-        guard let run = try Int64.fetchOne(db, sql: "SELECT _insert_run FROM \(quoted) WHERE _gid = ?", arguments: [id.rawValue]) else { return }
+        guard let run = try db.storedValue(Int64.self, sql: "SELECT _insert_run FROM \(quoted) WHERE _gid = ?", arguments: [id.rawValue],
+                                           table: table, row: "record \(id)", store: store.path) else { return }
         try db.execute(sql: """
             INSERT INTO sk_change (tx, entity, gid, kind, properties, tombstone)
             SELECT tx, entity, ?, 'insert', properties, NULL FROM sk_insert_run WHERE id = ?

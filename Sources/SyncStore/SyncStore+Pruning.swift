@@ -43,7 +43,7 @@ extension SyncStore {
                 try Self.raiseHistoryFloor(to: limits.filter { $0.value > 0 }, in: db)
                 return result
             }
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: "remove archived history")
         }
     }

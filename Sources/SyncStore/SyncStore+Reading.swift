@@ -104,7 +104,8 @@ extension SyncStore {
             HistorySummary(
                 transactions: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sk_transaction") ?? 0,
                 changes: (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sk_change") ?? 0) + (try insertRunRecordCount(in: db)),
-                localSequence: try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [metadata.peerID]) ?? 0)
+                localSequence: try db.storedValue(Int64.self, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [metadata.peerID],
+                                                  table: "sk_transaction", row: "the transactions of peer \(metadata.peerID)", store: path) ?? 0)
         }
     }
 

@@ -28,7 +28,7 @@ extension SyncStore {
                 try applier.finish()
                 return applier.report
             }
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: "import transactions")
         }
     }
@@ -40,7 +40,9 @@ extension SyncStore {
             guard try db.columns(in: "sk_peer").contains(where: { $0.name == "last_seq" }) else { return [:] }
             var result: [String: Int64] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT peer, last_seq FROM sk_peer WHERE is_local = 0") {
-                if let peer: String = row[0], let last: Int64 = row[1] { result[peer] = last }
+                guard let peer = try row.optional(at: 0, as: String.self, table: "sk_peer", row: "a peer", store: path),
+                      let last = try row.optional(at: 1, as: Int64.self, table: "sk_peer", row: "peer \(peer)", store: path) else { continue }
+                result[peer] = last
             }
             return result
         }

@@ -31,7 +31,7 @@ extension SyncStore {
                 _ = try transaction.recordHistory(author: author)
                 return result
             }
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: "save changes")
         }
     }

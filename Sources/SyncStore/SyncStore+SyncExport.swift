@@ -30,19 +30,23 @@ extension SyncStore {
             let exporter = TransactionExporter(store: self, db: db)
             for (index, transaction) in transactions.enumerated() {
                 if encoder.transactionCount > 0, encoder.changeCount >= maxChanges { return index < transactions.count }
-                guard let id: Int64 = transaction["id"], let seq: Int64 = transaction["seq"] else { continue }
+                guard let id = try transaction.optional("id", as: Int64.self, table: "sk_transaction", row: "a transaction", store: path),
+                      let seq = try transaction.optional("seq", as: Int64.self, table: "sk_transaction", row: "transaction \(id)", store: path)
+                else { continue }
+                let place = "transaction \(id)"
                 var dependencies: [String: Int64] = [:]
                 for peer in others {
-                    if let last = try Int64.fetchOne(db, sql: "SELECT seq FROM sk_transaction WHERE peer = ? AND id < ? ORDER BY id DESC LIMIT 1",
-                                                     arguments: [peer, id]) {
+                    if let last = try db.storedValue(Int64.self, sql: "SELECT seq FROM sk_transaction WHERE peer = ? AND id < ? ORDER BY id DESC LIMIT 1",
+                                                     arguments: [peer, id], table: "sk_transaction", row: "the last of peer \(peer) before \(place)", store: path) {
                         dependencies[peer] = last
                     }
                 }
-                let timestamp: Double = transaction["timestamp"] ?? 0
-                let clock = (transaction["hlc"] as Int64?).map(HybridTimestamp.init(rawValue:))
+                let timestamp = try transaction.optional("timestamp", as: Double.self, table: "sk_transaction", row: place, store: path) ?? 0
+                let clock = try transaction.optional("hlc", as: Int64.self, table: "sk_transaction", row: place, store: path).map(HybridTimestamp.init(rawValue:))
                     ?? HybridTimestamp(date: Date(timeIntervalSince1970: timestamp))
                 try exporter.export(transaction: id, sequence: seq, clock: clock, date: Date(timeIntervalSince1970: timestamp),
-                                    author: transaction["author"] ?? "", dependencies: dependencies, into: encoder)
+                                    author: try transaction.optional("author", as: String.self, table: "sk_transaction", row: place, store: path) ?? "",
+                                    dependencies: dependencies, into: encoder)
             }
             return false
         }
@@ -75,8 +79,12 @@ struct TransactionExporter {
     }
 
     private func runFacts(_ run: Row) throws -> (id: Int64, schema: SyncEntitySchema, names: [String], first: Int64, last: Int64)? {
-        guard let id: Int64 = run["id"], let entity: String = run["entity"], let schema = store.syncSchemas[entity],
-              let text: String = run["properties"], let first: Int64 = run["first_rowid"], let last: Int64 = run["last_rowid"] else { return nil }
+        func value<T: DatabaseValueConvertible>(_ column: String, _ type: T.Type) throws -> T? {
+            try run.optional(column, as: T.self, table: "sk_insert_run", row: "an insert run", store: store.path)
+        }
+        guard let id = try value("id", Int64.self), let entity = try value("entity", String.self), let schema = store.syncSchemas[entity],
+              let text = try value("properties", String.self), let first = try value("first_rowid", Int64.self),
+              let last = try value("last_rowid", Int64.self) else { return nil }
         guard let names = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
             throw StoreError(.damaged, path: store.path, message: "insert run \(id) lists its properties in unreadable JSON",
                              hint: "run `storekeep check`; restore the store from a backup")
@@ -114,19 +122,23 @@ struct TransactionExporter {
     /// One `sk_change` row: its recorded payload (blob references replaced by their bytes), or,
     /// without one, the record's current values.
     private func exportChange(_ row: Row, into encoder: TransactionLogEncoder) throws {
-        let entity: String = row["entity"] ?? ""
-        let globalID = GlobalID(row["gid"] ?? "")
-        let kind = ChangeKind(rawValue: row["kind"] ?? "") ?? .update
+        func value<T: DatabaseValueConvertible>(_ column: String, _ type: T.Type) throws -> T? {
+            try row.optional(column, as: T.self, table: "sk_change", row: "a change", store: store.path)
+        }
+        let entity = try value("entity", String.self) ?? ""
+        let globalID = GlobalID(try value("gid", String.self) ?? "")
+        let kind = ChangeKind(rawValue: try value("kind", String.self) ?? "") ?? .update
         guard let schema = store.syncSchemas[entity] else {
             throw StoreError(.damaged, path: store.path, message: "the history names entity '\(entity)', which the model does not have",
                              hint: "run `storekeep check`")
         }
         var seed: SeedMark?
         if kind == .insert, let facts = try Row.fetchOne(db, sql: "SELECT _seed_set, _seed_version FROM \(schema.table.quotedSQLIdentifier) WHERE _gid = ?",
-                                                          arguments: [globalID.rawValue]), let set: String = facts[0] {
-            seed = SeedMark(set: set, version: Int((facts[1] as Int64?) ?? 0))
+                                                          arguments: [globalID.rawValue]),
+           let set = try facts.optional(at: 0, as: String.self, table: schema.table, row: "record \(globalID)", store: store.path) {
+            seed = SeedMark(set: set, version: try facts.optional(at: 1, as: Int.self, table: schema.table, row: "record \(globalID)", store: store.path) ?? 0)
         }
-        if let payload: Data = row["payload"] {
+        if let payload = try value("payload", Data.self) {
             if let flags = payload.first, flags & ChangePayload.hasBlobReferences != 0 {
                 let properties = try payload.withUnsafeBytes { bytes in
                     try ChangePayload.decode(bytes, schema: schema) { hex in try readBlob(hex, entity: entity) }
@@ -140,7 +152,7 @@ struct TransactionExporter {
         }
         // Recorded before format 4: the values as they are now (none for a record since deleted).
         var names: [String] = []
-        if let text: String = row["properties"] { names = (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [] }
+        if let text = try value("properties", String.self) { names = (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [] }
         guard kind != .delete else {
             encoder.appendChange(kind: kind, entity: entity, globalID: globalID, seed: nil, payload: [0, 0])
             return

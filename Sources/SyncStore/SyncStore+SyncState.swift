@@ -32,23 +32,31 @@ extension SyncStore {
     func syncStatus(in db: Database) throws -> SyncStatus {
         let local = metadata.peerID
         let hasCounters = try db.columns(in: "sk_peer").contains { $0.name == "last_seq" }
-        let issued = hasCounters ? try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [local]) ?? 0 : 0
-        let held = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [local]) ?? 0
-        let exported = hasCounters ? try Int64.fetchOne(db, sql: "SELECT exported_seq FROM sk_peer WHERE peer = ?", arguments: [local]) ?? 0 : 0
-        let values = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata").compactMap { row -> (String, String)? in
-            guard let key: String = row[0], let value: String = row[1] else { return nil }
-            return (key, value)
-        }, uniquingKeysWith: { first, _ in first })
+        let issued = hasCounters ? try db.storedValue(Int64.self, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [local],
+                                                      table: "sk_peer", row: "peer \(local)", store: path) ?? 0 : 0
+        let held = try db.storedValue(Int64.self, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [local],
+                                      table: "sk_transaction", row: "the transactions of peer \(local)", store: path) ?? 0
+        let exported = hasCounters ? try db.storedValue(Int64.self, sql: "SELECT exported_seq FROM sk_peer WHERE peer = ?", arguments: [local],
+                                                        table: "sk_peer", row: "peer \(local)", store: path) ?? 0 : 0
+        var values: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata") {
+            guard let key = try row.optional(at: 0, as: String.self, table: "sk_metadata", row: "a key", store: path) else { continue }
+            if values[key] == nil, let value = try row.optional(at: 1, as: String.self, table: "sk_metadata", row: "key \(key)", store: path) {
+                values[key] = value
+            }
+        }
         var watermarks: [String: Int64] = [:]
         if hasCounters {
             for row in try Row.fetchAll(db, sql: "SELECT peer, last_seq FROM sk_peer WHERE is_local = 0") {
-                if let peer: String = row[0], let last: Int64 = row[1] { watermarks[peer] = last }
+                guard let peer = try row.optional(at: 0, as: String.self, table: "sk_peer", row: "a peer", store: path),
+                      let last = try row.optional(at: 1, as: Int64.self, table: "sk_peer", row: "peer \(peer)", store: path) else { continue }
+                watermarks[peer] = last
             }
         }
         return SyncStatus(localSequence: max(issued, held), exportedSequence: exported, watermarks: watermarks,
                           enabled: values["syncEnabled"] == "1", everEnabled: values[Self.syncContainerKey] != nil,
                           container: values[Self.syncContainerKey],
-                          clock: HybridTimestamp(rawValue: values[StoreSchema.clockKey].flatMap { Int64($0) } ?? 0))
+                          clock: HybridTimestamp(rawValue: try StoreSchema.clockReading(values[StoreSchema.clockKey])))
     }
 
     /// Records that this peer's transactions up to `sequence` are published in the current content
@@ -74,7 +82,7 @@ extension SyncStore {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
         do {
             try database.write(body)
-        } catch let error as DatabaseError {
+        } catch where StoreError.comesFromTheStore(error) {
             throw StoreError.wrapping(error, path: path, action: action)
         }
     }
@@ -128,7 +136,8 @@ extension SyncStore {
     /// Whether a baseline of the content is still to be published after an account change.
     public func accountBaselinePending() throws -> Bool {
         try read("read the account state") { db in
-            try String.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [Self.accountBaselineKey]) == "1"
+            try db.storedValue(String.self, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [Self.accountBaselineKey],
+                               table: "sk_metadata", row: "key \(Self.accountBaselineKey)", store: path) == "1"
         }
     }
 

@@ -88,6 +88,12 @@ public final class SyncStore: Sendable {
             throw StoreError(.invalidRequest, path: path, message: "model \(model.versionName) has no seed configuration named '\(seedConfiguration)'",
                              hint: "mark the configuration as seed data (docs/models.md, \"Seed configurations\")")
         }
+        let collisions = StoreLayout(model: model, seedConfiguration: seedConfiguration).nameCollisions()
+        guard collisions.isEmpty else {
+            throw StoreError(.unusableModel, path: path,
+                             message: "model \(model.versionName) cannot hold a store: \(collisions.joined(separator: "; "))",
+                             hint: "rename one of each pair in the model (docs/format.md, \"Names\", says how model names become SQLite names)")
+        }
         let fileManager = FileManager.default
         let url = URL(fileURLWithPath: path)
         if fileManager.fileExists(atPath: path) || fileManager.fileExists(atPath: path + "-wal") {

@@ -39,11 +39,14 @@ struct FailureReport: Equatable, Sendable {
     }
 
     /// Creates a report of the given kind, with its documented exit status.
+    ///
+    /// Control characters in the message and hint (a NUL in a name read from a file, say) are
+    /// written as escapes (`\0`): text from a file never reaches the terminal raw.
     init(kind: FailureKind, message: String, hint: String?) {
         self.kind = kind
         self.status = kind.exitStatus
-        self.message = message
-        self.hint = hint
+        self.message = message.escapingControlCharacters()
+        self.hint = hint?.escapingControlCharacters()
     }
 
     /// The stderr text: `storekeep: error: …` and, when there is one, `hint: …`.

@@ -36,6 +36,8 @@ struct InspectCommand: StorekeepCommand {
         case .coreDataStore:
             let reader = try CoreDataStoreReader.open(at: URL(fileURLWithPath: source))
             defer { reader.close() }
+            // A file a migration would refuse is refused here too (a table whose rows are out of order reads as a store).
+            try reader.requireIntact()
             let summary = reader.summary
             let hashes = ((try? reader.storeVersionHashes()) ?? [:]).mapValues(CoreDataVersionHash.hex)
             try context.output.emit(CoreDataInspection(path: source, kind: "coreDataStore", coreData: summary, versionHashes: hashes)) {

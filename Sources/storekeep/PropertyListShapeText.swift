@@ -1,4 +1,5 @@
 import LegacyFormats
+import ObjectModel
 
 /// The human form of a property list's shape: one line per key path, with type, count and presence.
 enum PropertyListShapeText {
@@ -24,7 +25,8 @@ enum PropertyListShapeText {
 
     private static func walk(_ shape: PropertyListShape, path: String, into table: inout TextTable) {
         let types = shape.types.map { $0.count > 1 ? " (" + $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")" : "" } ?? ""
-        table.append([path, shape.type + types, shape.count.map(String.init) ?? "", shape.present.map(String.init) ?? ""])
+        // A key may hold any character: control characters (a NUL, a line feed) are shown as escapes.
+        table.append([path.escapingControlCharacters(keeping: []), shape.type + types, shape.count.map(String.init) ?? "", shape.present.map(String.init) ?? ""])
         for (key, child) in (shape.children ?? [:]).sorted(by: { $0.key < $1.key }) {
             walk(child, path: path == "(root)" ? key : "\(path).\(key)", into: &table)
         }

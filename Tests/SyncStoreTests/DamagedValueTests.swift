@@ -16,35 +16,17 @@ import Testing
         return (store, folder, note)
     }
 
-    private func raw(_ store: SyncStore, _ sql: String, _ arguments: StatementArguments = []) throws {
-        let queue = try DatabaseQueue(path: store.path)
-        try queue.write { try $0.execute(sql: sql, arguments: arguments) }
-        try queue.close()
-    }
-
-    private func expectDamaged(_ what: String, naming words: [String], _ body: () throws -> Void) {
-        do {
-            try body()
-            Issue.record("\(what): read without an error")
-        } catch let error as StoreError {
-            #expect(error.reason == .damaged, "\(what): \(error)")
-            for word in words { #expect(error.message.contains(word), "\(what): \(error.message) does not name \(word)") }
-        } catch {
-            Issue.record("\(what): \(error) is not a StoreError")
-        }
-    }
-
     @Test func aRecordWithATextForItsCreationTime() throws {
         let (store, folder, note) = try store()
         defer { withExtendedLifetime(folder) {} }
-        try raw(store, "UPDATE e_Item SET _created = 'yesterday' WHERE _gid = ?", [note.rawValue])
+        try writeAround(store, "UPDATE e_Item SET _created = 'yesterday' WHERE _gid = ?", [note.rawValue])
         expectDamaged("record", naming: ["e_Item", note.rawValue, "_created"]) { _ = try store.record(note) }
     }
 
     @Test func aRecordNamingNoEntityOfTheModel() throws {
         let (store, folder, note) = try store()
         defer { withExtendedLifetime(folder) {} }
-        try raw(store, "UPDATE e_Item SET _entity = 'Gone' WHERE _gid = ?", [note.rawValue])
+        try writeAround(store, "UPDATE e_Item SET _entity = 'Gone' WHERE _gid = ?", [note.rawValue])
         expectDamaged("record", naming: [note.rawValue, "Gone"]) { _ = try store.record(note) }
         expectDamaged("a save touching it", naming: [note.rawValue, "e_Item"]) {
             try store.save(author: "app") { try $0.update(note, values: ["title": .string("x")]) }
@@ -56,21 +38,21 @@ import Testing
         let outside = folder.path("secret")
         try Data("not the store's".utf8).write(to: URL(fileURLWithPath: outside))
         let attachment = try store.save(author: "app") { try $0.insert("Attachment") }
-        try raw(store, "UPDATE e_Attachment SET a_data = ? WHERE _gid = ?", ["sha256:../../secret", attachment.rawValue])
+        try writeAround(store, "UPDATE e_Attachment SET a_data = ? WHERE _gid = ?", ["sha256:../../secret", attachment.rawValue])
         expectDamaged("record", naming: [attachment.rawValue, "sha256:../../secret"]) { _ = try store.record(attachment) }
     }
 
     @Test func historyWithBytesThatAreNotText() throws {
         let (store, folder, _) = try store()
         defer { withExtendedLifetime(folder) {} }
-        try raw(store, "UPDATE sk_transaction SET author = X'FFFE'")
+        try writeAround(store, "UPDATE sk_transaction SET author = X'FFFE'")
         expectDamaged("transactions", naming: ["sk_transaction", "author"]) { _ = try store.transactions() }
     }
 
     @Test func aSequenceNumberTooLargeToCountOnFrom() throws {
         let (store, folder, _) = try store()
         defer { withExtendedLifetime(folder) {} }
-        try raw(store, "UPDATE sk_transaction SET seq = ?", [Int64.max])
+        try writeAround(store, "UPDATE sk_transaction SET seq = ?", [Int64.max])
         expectDamaged("the next save", naming: ["sequence"]) {
             try store.save(author: "app") { _ = try $0.insert("Note", values: ["title": .string("m")]) }
         }
@@ -80,10 +62,10 @@ import Testing
         let (store, folder, _) = try store()
         defer { withExtendedLifetime(folder) {} }
         let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try raw(store, "INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected, digest) VALUES (?, 'items', X'00', 0, 0, '')",
+        try writeAround(store, "INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected, digest) VALUES (?, 'items', X'00', 0, 0, '')",
                 [run.id])
         expectDamaged("checkpoints", naming: ["sk_checkpoint", "items", "position"]) { _ = try store.checkpoints(migration: run.id) }
-        try raw(store, "UPDATE sk_checkpoint SET position = ?", [Int64.max])
+        try writeAround(store, "UPDATE sk_checkpoint SET position = ?", [Int64.max])
         expectDamaged("checkpoints", naming: ["sk_checkpoint", "items"]) { _ = try store.checkpoints(migration: run.id) }
     }
 
@@ -91,7 +73,7 @@ import Testing
         let (store, folder, _) = try store()
         defer { withExtendedLifetime(folder) {} }
         let task = try store.save(author: "app") { try $0.insert("Task", values: ["title": .string("t")]) }
-        try raw(store, "UPDATE e_Item SET a_priority = 1e30 WHERE _gid = ?", [task.rawValue])
+        try writeAround(store, "UPDATE e_Item SET a_priority = 1e30 WHERE _gid = ?", [task.rawValue])
         #expect(try store.record(task)?.values["priority"] == .double(1e30))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import ObjectModel
 import Testing
@@ -14,6 +15,17 @@ import Testing
         #expect("Speech".quotedSQLIdentifier == "\"Speech\"")
         #expect("a\"b".quotedSQLIdentifier == "\"a\"\"b\"")
         #expect("\"".quotedSQLIdentifier == "\"\"\"\"")
+    }
+
+    @Test("a string literal doubles its quotes and joins a NUL in, so SQLite reads back exactly the text")
+    func literalsReadBackExactly() throws {
+        #expect("it's".quotedSQLLiteral == "'it''s'")
+        #expect("a\u{0}b".quotedSQLLiteral == "('a' || char(0) || 'b')")
+        let queue = try DatabaseQueue()
+        for name in Self.hostileNames + ["a\u{0}b", "\u{0}", "'\u{0}'", ""] {
+            let bytes = try queue.read { db in try Data.fetchOne(db, sql: "SELECT CAST(\(name.quotedSQLLiteral) AS BLOB)") }
+            #expect(bytes == Data(name.utf8), "\(name.prefix(40).debugDescription)")
+        }
     }
 
     @Test("SQLite creates and reads tables and columns under exactly the hostile name, and nothing else")

@@ -108,6 +108,11 @@ extension ExitCodeCase {
             let store = try w.storeWithoutSpeechTable()
             return .init(arguments: ["digest", store], names: [store, "e_Speech"])
         },
+        .init("input.damaged-store-value") { w in
+            let store = try w.store()
+            try w.sqlite(store, "UPDATE sk_metadata SET value = X'FF00FE' WHERE key = 'syncEnabled'")
+            return .init(arguments: ["info", store], names: [store, "sk_metadata", "syncEnabled", "value"])
+        },
         .init("input.store-version-not-in-bundle") { w in
             let store = try w.store()
             let library = try ModelFiles.writeLibraryModel(in: w.directory)
@@ -116,6 +121,45 @@ extension ExitCodeCase {
         .init("input.malformed-model") { w in
             let contents = try w.write("Bad.xcdatamodel/contents", "<?xml version=\"1.0\"?>\n<model>\n<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Nonsense\"/>\n</entity>\n</model>\n")
             return .init(arguments: ["model", "show", w.path("Bad.xcdatamodel")], names: [contents])
+        },
+        .init("input.empty-model") { w in
+            let contents = try w.write("Empty.xcdatamodel/contents", "")
+            return .init(arguments: ["init", w.path("e.store"), "--model", w.path("Empty.xcdatamodel"), "--content-name", "e"],
+                         names: [contents, "empty"])
+        },
+        .init("input.malformed-model-xml") { w in
+            let contents = try w.write("Broken.xcdatamodel/contents", "<?xml version=\"1.0\"?>\n<model>\n<entity name=\"A\">\n</model>\n")
+            return .init(arguments: ["model", "show", w.path("Broken.xcdatamodel")], names: ["\(contents):4:", "an end tag does not match its start tag"])
+        },
+        .init("input.inconsistent-model") { w in
+            let contents = try w.write("Twice.xcdatamodel/contents", """
+                <?xml version="1.0"?>
+                <model>
+                <entity name="A">
+                <attribute name="x" optional="YES" attributeType="String"/>
+                <relationship name="x" optional="YES" maxCount="1" destinationEntity="A"/>
+                </entity>
+                </model>
+
+                """)
+            return .init(arguments: ["init", w.path("t.store"), "--model", w.path("Twice.xcdatamodel"), "--content-name", "t"],
+                         names: ["\(contents):5", "entity A has two properties named x"])
+        },
+        .init("input.unusable-name") { w in
+            let source = try w.coreDataStore(hostile: ["UPDATE Z_PRIMARYKEY SET Z_NAME = 'Ta' || char(0) || 'sk' WHERE Z_ENT = 1"])
+            return .init(arguments: ["migrate", source, "--to", w.path("t.store")], names: [source, "Ta\\0sk", "NUL"])
+        },
+        .init("input.clashing-names") { w in
+            _ = try w.write("Case.xcdatamodel/contents", """
+                <?xml version="1.0"?>
+                <model>
+                <entity name="Task"/>
+                <entity name="TASK"/>
+                </model>
+
+                """)
+            return .init(arguments: ["init", w.path("c.store"), "--model", w.path("Case.xcdatamodel"), "--content-name", "c"],
+                         names: [w.path("c.store"), "entity Task", "entity TASK", "e_Task", "e_TASK"])
         },
         .init("input.malformed-mapping") { w in
             let mapping = try w.mapping(replacing: [("    from: speeches\n", "    from: speeches\n    colour: blue\n")])
@@ -146,6 +190,11 @@ extension ExitCodeCase {
         .init("input.damaged-core-data-store") { w in
             let source = try w.coreDataStore(hostile: ["DROP TABLE ZTAG"])
             return .init(arguments: ["inspect", source], names: [source, "ZTAG"])
+        },
+        .init("input.damaged-core-data-file") { w in
+            let source = try w.coreDataStore(rows: 40)
+            try SQLiteFileDamage.putRowOutOfOrder(in: source, table: "ZTASK")
+            return .init(arguments: ["migrate", source, "--to", w.path("t.store")], names: [source, "ZTASK", "damaged"])
         },
         .init("input.core-data-model-mismatch") { w in
             let source = try w.coreDataStore()

@@ -48,28 +48,37 @@ struct CoreDataSchema: Sendable {
     /// Reads the schema; throws a message (no path) when the file is not a Core Data store.
     static func read(_ db: Database) throws -> CoreDataSchema {
         var columns: [String: [Column]] = [:]
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        // Names are read as bytes: GRDB reads text as a C string, which stops at a NUL and mends
+        // bytes that are not UTF-8, so a name would be changed without a word.
+        let tables = try Row.fetchAll(db, sql: "SELECT CAST(name AS BLOB) FROM sqlite_master WHERE type = 'table'").map {
+            try exactName($0, at: 0, what: "a table")
+        }
         for table in tables {
-            let rows = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [table])
-            columns[table] = rows.map {
-                Column(name: ($0["name"] as String?) ?? "", declaredType: (($0["type"] as String?) ?? "").uppercased(),
-                       primaryKeyPosition: ($0["pk"] as Int64?) ?? 0)
+            let rows = try Row.fetchAll(db, sql: "SELECT CAST(name AS BLOB), type, pk FROM pragma_table_info(?)", arguments: [table])
+            columns[table] = try rows.map {
+                Column(name: try exactName($0, at: 0, what: "a column of table \(table.shownInMessage)"),
+                       declaredType: ($0.stored(at: 1, as: String.self) ?? "").uppercased(),
+                       primaryKeyPosition: $0.stored(at: 2, as: Int64.self) ?? 0)
             }
         }
-        let withoutRowID = Set(try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            guard let name = row[0] as String?, let sql = row[1] as String? else { return nil }
-            return sql.uppercased().replacingOccurrences(of: " ", with: "").contains("WITHOUTROWID") ? name : nil
+        let withoutRowID = Set(try Row.fetchAll(db, sql: "SELECT CAST(name AS BLOB), sql FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            guard let sql = row.stored(at: 1, as: String.self) else { return nil }
+            return sql.uppercased().replacingOccurrences(of: " ", with: "").contains("WITHOUTROWID") ? try exactName(row, at: 0, what: "a table") : nil
         })
         guard columns["Z_PRIMARYKEY"] != nil, columns["Z_METADATA"] != nil else {
             throw SchemaProblem.notCoreData
         }
         let indexNames = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
         var entityRows: [EntityRow] = []
-        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
-            guard let number = row.stored(at: 0, as: Int64.self), let name = row.stored(at: 1, as: String.self) else { continue }
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, CAST(Z_NAME AS BLOB), Z_SUPER, typeof(Z_NAME) FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+            guard let number = row.stored(at: 0, as: Int64.self), ["text", "blob"].contains(row.stored(at: 3, as: String.self)) else { continue }
+            let name = try exactName(row, at: 1, what: "the entity name of Z_PRIMARYKEY row Z_ENT \(number)")
+            if let reason = name.unusableNameReason {
+                throw SchemaProblem.unusableName(what: "the entity name of Z_PRIMARYKEY row Z_ENT \(number)", name: name, reason: reason)
+            }
             entityRows.append(EntityRow(number: number, name: name, superNumber: row.stored(at: 2, as: Int64.self) ?? 0))
         }
-        guard let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA LIMIT 1") else {
+        guard let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_VERSION, CAST(Z_UUID AS BLOB), Z_PLIST, typeof(Z_UUID) FROM Z_METADATA LIMIT 1") else {
             throw SchemaProblem.noMetadata
         }
         var metadata: [String: Any] = [:]
@@ -83,7 +92,9 @@ struct CoreDataSchema: Sendable {
         }
         var schema = CoreDataSchema(
             entityRows: entityRows, storeVersion: metadataRow.stored(at: 0, as: Int64.self) ?? 0,
-            storeUUID: metadataRow.stored(at: 1, as: String.self) ?? "",
+            // Part of every global ID: read exactly, like a name.
+            storeUUID: ["text", "blob"].contains(metadataRow.stored(at: 3, as: String.self))
+                ? try exactName(metadataRow, at: 1, what: "the store UUID in Z_METADATA") : "",
             frameworkVersion: (metadata["NSPersistenceFrameworkVersion"] as? NSNumber)?.int64Value,
             hashedEntityNames: Set((metadata["NSStoreModelVersionHashes"] as? [String: Any])?.keys.map { $0 } ?? []),
             columns: columns, indexNames: indexNames,
@@ -100,10 +111,25 @@ struct CoreDataSchema: Sendable {
         return schema
     }
 
+    /// The name at `index` of `row` (read as bytes), exactly: a name that is not UTF-8, or holds a
+    /// NUL, is refused rather than changed.
+    private static func exactName(_ row: Row, at index: Int, what: String) throws -> String {
+        let bytes = row.stored(at: index, as: Data.self) ?? Data()
+        guard let name = String(validating: bytes, as: UTF8.self) else {
+            throw SchemaProblem.unusableName(what: what, name: String(decoding: bytes, as: UTF8.self), reason: "is not valid UTF-8")
+        }
+        if bytes.contains(0) {
+            throw SchemaProblem.unusableName(what: what, name: name, reason: "holds a NUL character (U+0000), which SQLite cannot keep in a name")
+        }
+        return name
+    }
+
     /// Why a SQLite file is not a readable Core Data store.
     enum SchemaProblem: Error {
         case notCoreData
         case noMetadata
+        /// A table, column or entity name that cannot be carried exactly (`reason` says why).
+        case unusableName(what: String, name: String, reason: String)
         /// `Z_PRIMARYKEY` names an entity whose table the file does not have.
         case missingTable(entity: String, number: Int64, table: String)
     }

@@ -100,6 +100,11 @@ public final class CoreDataStoreReader: Sendable {
             queue = opened
             let schema = try opened.read { db in try CoreDataSchema.read(db) }
             let resolved = try resolveModel(given: given, schema: schema, path: path)
+            if let problem = resolved.model.nameProblems().first {
+                throw CoreDataStoreError(
+                    path: path, problem: "\(resolved.source.sentence.prefix { $0 != ";" }): \(problem); storekeep carries names exactly or not at all",
+                    hint: "give a model with usable names (--model), or restore the store from a backup")
+            }
             try requireKeyColumns(schema: resolved.schema, path: path)
             let counts = try opened.read { db in try countEntities(schema: resolved.schema, db: db) }
             let unread = try opened.read { db in
@@ -191,6 +196,10 @@ public final class CoreDataStoreReader: Sendable {
                 return CoreDataStoreError(
                     path: path, problem: "a Core Data store without a Z_METADATA row",
                     hint: "the store is damaged; restore it from a backup")
+            case .unusableName(let what, let name, let reason):
+                return CoreDataStoreError(
+                    path: path, problem: "\(what), \"\(name.shownInMessage)\", \(reason); storekeep carries it exactly or not at all",
+                    hint: "the store was not written by Core Data (or is damaged); rename it in a copy of the store, or restore the store from a backup")
             case .missingTable(let entity, let number, let table):
                 return CoreDataStoreError(
                     path: path, problem: "Z_PRIMARYKEY names entity \(entity) (Z_ENT \(number)), but the store has no table \(table) for its rows",

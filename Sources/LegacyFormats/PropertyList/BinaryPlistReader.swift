@@ -91,7 +91,8 @@ final class BinaryPlistReader {
     /// The header of object `reference`, checked against the file.
     func object(_ reference: UInt64) throws(PropertyListError) -> Object {
         guard reference < objectCount else {
-            throw .binary(path, offset: nil, "a reference to object #\(reference), but the file has \(objectCount) objects")
+            // References read from the file are checked where they are read; this is the offset table they index.
+            throw .binary(path, offset: tableOffset, "a reference to object #\(reference), but the file has \(objectCount) objects")
         }
         let entry = tableOffset + Int64(reference) * Int64(offsetSize)
         let rawOffset = try pages.unsigned(at: entry, size: offsetSize)
@@ -156,9 +157,15 @@ final class BinaryPlistReader {
         return (Int(raw), offset + 2 + Int64(size))
     }
 
-    /// The `index`th reference stored in the payload at `payload`.
+    /// The `index`th reference stored in the payload at `payload`, checked against the object count
+    /// (a reference past it is named with the byte it was read from).
     func reference(in payload: Int64, at index: Int) throws(PropertyListError) -> UInt64 {
-        try pages.unsigned(at: payload + Int64(index) * Int64(referenceSize), size: referenceSize)
+        let position = payload + Int64(index) * Int64(referenceSize)
+        let reference = try pages.unsigned(at: position, size: referenceSize)
+        guard reference < objectCount else {
+            throw .binary(path, offset: position, "a reference to object #\(reference), but the file has \(objectCount) objects")
+        }
+        return reference
     }
 
     /// The key string of a dictionary entry (recently read keys are cached: real files share

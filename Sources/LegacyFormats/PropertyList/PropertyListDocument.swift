@@ -106,11 +106,11 @@ public final class PropertyListDocument {
         case .binary(let binary):
             guard let reference = try binary.locate(Self.keys(path)) else { return nil }
             let object = try binary.object(reference)
-            try requireArray(object.typeName, path)
+            try requireArray(object.typeName, path, offset: object.offset)
             return object.count
         case .xml(let xml):
             guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return nil }
-            try requireArray(markup.tag.typeName, path)
+            try requireArray(markup.tag.typeName, path, line: scanner.line)
             return try xml.walk(scanner, markup, depth: 0, node: nil, shapeDepth: 0, checkLeaves: false)
         }
     }
@@ -135,7 +135,7 @@ public final class PropertyListDocument {
             }
         case .xml(let xml):
             guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return }
-            try requireArray(markup.tag.typeName, path)
+            try requireArray(markup.tag.typeName, path, line: scanner.line)
             guard markup.kind == .open else { return }
             var index = 0
             while let element = try xml.nextElement(scanner) {
@@ -181,7 +181,7 @@ public final class PropertyListDocument {
     ) throws {
         guard let reference = try binary.locate(Self.keys(path)) else { return }
         let array = try binary.object(reference)
-        try requireArray(array.typeName, path)
+        try requireArray(array.typeName, path, offset: array.offset)
         var index = start
         while index < array.count {
             var walk = binary.startWalk()
@@ -245,11 +245,13 @@ public final class PropertyListDocument {
         path.isEmpty ? [] : path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }
 
-    private func requireArray(_ typeName: String, _ keyPath: String) throws(PropertyListError) {
+    /// Throws unless the value at `keyPath` (found at `line` of an XML file, or at byte `offset` of
+    /// a binary one) is an array.
+    private func requireArray(_ typeName: String, _ keyPath: String, line: Int? = nil, offset: Int64? = nil) throws(PropertyListError) {
         guard typeName == "array" else {
             let place = keyPath.isEmpty ? "the root" : "'\(keyPath)'"
             throw PropertyListError(
-                path: path, problem: "the value at \(place) is a \(typeName), not an array",
+                path: path, line: line, offset: offset, problem: "the value at \(place) is a \(typeName), not an array",
                 hint: "Run `storekeep inspect` on the file to see its structure.", failureKind: .badInput)
         }
     }

@@ -8,7 +8,8 @@ enum PropertyListSniffer {
         let head = Array(UnsafeRawBufferPointer(start: scratch, count: got))
         if head.starts(with: Array("bplist00".utf8)) { return .binary }
         func refuse(_ problem: String, _ hint: String = "Give a property list file (binary or XML).") -> PropertyListError {
-            PropertyListError(path: file.path, problem: problem, hint: hint, failureKind: .badInput)
+            // What the file starts with is wrong: the place is its first byte.
+            PropertyListError(path: file.path, offset: 0, problem: problem, hint: hint, failureKind: .badInput)
         }
         if head.starts(with: Array("bplist".utf8)) {
             let version = String(decoding: head.prefix(8), as: UTF8.self)

@@ -10,8 +10,27 @@ struct ParsedModelContents {
     var entities: [EntityDescription] = []
     /// The line where each entity starts, by entity name (for messages about the entity).
     var entityLines: [String: Int] = [:]
+    /// The line where an entity declared a second time starts, by entity name.
+    var repeatedEntityLines: [String: Int] = [:]
+    /// The line where each property starts, by entity name and property name (the later one of
+    /// two properties with one name).
+    var propertyLines: [String: [String: Int]] = [:]
+    /// The line where each configuration starts, by name.
+    var configurationLines: [String: Int] = [:]
+    /// Whether the file has its `<model>` root element.
+    var hasModelElement = false
     var configurations: [ConfigurationDescription] = []
     var composites: [CompositeDescription] = []
+
+    /// The line a model problem is about, when the file says where its entity, property or
+    /// configuration is declared.
+    func line(of problem: ModelProblem) -> Int? {
+        if let configuration = problem.configuration { return configurationLines[configuration] }
+        guard let entity = problem.entity else { return nil }
+        if let property = problem.property, let line = propertyLines[entity]?[property] { return line }
+        if problem.occurrence > 1, problem.property == nil, let line = repeatedEntityLines[entity] { return line }
+        return entityLines[entity]
+    }
 }
 
 /// Parses the XML of one `.xcdatamodel/contents` file with Foundation's `XMLParser`.
@@ -30,6 +49,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
 
     private var entity: EntityDescription?
     private var entityLine = 0
+    private var propertyLine = 0
     private var compoundIndexCount = 0
     private var attribute: AttributeDescription?
     private var relationship: RelationshipDescription?
@@ -45,6 +65,9 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
 
     /// Parses `data`, the content of the file at `path`.
     static func parse(_ data: Data, path: String) throws(XcodeModelError) -> ParsedModelContents {
+        guard !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw XcodeModelError(path: path, line: 1, problem: "the model file is empty", hint: emptyHint)
+        }
         let delegate = ModelContentsParser(path: path)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false
@@ -59,8 +82,19 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
                 path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
                 problem: "malformed XML: \(reason)", hint: Self.malformedHint)
         }
-        return delegate.result
+        let result = delegate.result
+        guard result.hasModelElement else {
+            throw XcodeModelError(path: path, line: max(parser.lineNumber, 1), problem: "the file holds no <model> element", hint: emptyHint)
+        }
+        guard !result.entities.isEmpty else {
+            throw XcodeModelError(
+                path: path, line: 1, problem: "the model declares no entities",
+                hint: "a data model needs at least one entity; check that this is the right file, or restore it from version control")
+        }
+        return result
     }
+
+    private static let emptyHint = "restore the file from version control or re-save the model in Xcode; check that this is the right file"
 
     private static let malformedHint =
         "the file is not well-formed XML; restore it from version control or re-save the model in Xcode"
@@ -100,6 +134,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
                 return
             }
             result.versionIdentifier = attributes["userDefinedModelVersionIdentifier"] ?? ""
+            result.hasModelElement = true
             return
         }
         switch (parent, elementName) {
@@ -115,6 +150,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
             guard let name = required("name", in: attributes, of: "configuration", parser) else { return }
             configuration = ConfigurationDescription(
                 name: name, entityNames: [], usedWithCloudKit: XcodeModelAttributes.flag(attributes["usedWithCloudKit"]))
+            result.configurationLines[name] = result.configurationLines[name] ?? parser.lineNumber
         case ("configuration", "memberEntity"):
             if let name = required("name", in: attributes, of: "memberEntity", parser) { configuration?.entityNames.append(name) }
         case ("entity", "attribute"), ("composite", "attribute"):
@@ -126,6 +162,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
                 return
             }
             attribute = XcodeModelAttributes.attribute(name: name, type: type, attributes)
+            propertyLine = parser.lineNumber
         case ("entity", "relationship"):
             guard let name = required("name", in: attributes, of: "relationship", parser),
                   let destination = required("destinationEntity", in: attributes, of: "relationship", parser) else { return }
@@ -136,6 +173,7 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
                 return
             }
             relationship = XcodeModelAttributes.relationship(name: name, destination: destination, rule: rule, attributes)
+            propertyLine = parser.lineNumber
         case ("entity", "fetchedProperty"):
             if let name = required("name", in: attributes, of: "fetchedProperty", parser) { entity?.fetchedPropertyNames.append(name) }
         case ("userInfo", "entry"):
@@ -177,7 +215,11 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
         case ("model", "entity"):
             if let finished = entity {
                 result.entities.append(finished)
-                result.entityLines[finished.name] = result.entityLines[finished.name] ?? entityLine
+                if result.entityLines[finished.name] == nil {
+                    result.entityLines[finished.name] = entityLine
+                } else {
+                    result.repeatedEntityLines[finished.name] = result.repeatedEntityLines[finished.name] ?? entityLine
+                }
             }
             entity = nil
         case ("model", "composite"):
@@ -187,13 +229,19 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
             if let finished = configuration { result.configurations.append(finished) }
             configuration = nil
         case ("entity", "attribute"):
-            if let finished = attribute { entity?.attributes.append(finished) }
+            if let finished = attribute, let owner = entity {
+                entity?.attributes.append(finished)
+                result.propertyLines[owner.name, default: [:]][finished.name] = propertyLine
+            }
             attribute = nil
         case ("composite", "attribute"):
             if let finished = attribute { composite?.attributes.append(finished) }
             attribute = nil
         case ("entity", "relationship"):
-            if let finished = relationship { entity?.relationships.append(finished) }
+            if let finished = relationship, let owner = entity {
+                entity?.relationships.append(finished)
+                result.propertyLines[owner.name, default: [:]][finished.name] = propertyLine
+            }
             relationship = nil
         case ("uniquenessConstraints", "uniquenessConstraint"):
             if let finished = constraint, !finished.isEmpty { entity?.uniquenessConstraints.append(finished) }

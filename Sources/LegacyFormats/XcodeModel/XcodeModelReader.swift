@@ -102,10 +102,11 @@ public struct XcodeModelReader: Sendable {
         var model = ManagedModel(
             name: modelName, versionName: versionName, versionIdentifier: parsed.versionIdentifier,
             entities: parsed.entities, configurations: parsed.configurations, composites: parsed.composites)
-        let problems = model.structuralProblems()
-        if !problems.isEmpty {
+        let problems = model.problems()
+        if let first = problems.first {
+            let sentences = problems.map { problem in parsed.line(of: problem).map { "\(problem) (line \($0))" } ?? problem.description }
             throw XcodeModelError(
-                path: url.path, problem: "the model is inconsistent: \(problems.joined(separator: "; "))",
+                path: url.path, line: parsed.line(of: first), problem: "the model is inconsistent: \(sentences.joined(separator: "; "))",
                 hint: "fix the model in Xcode's model editor (it reports the same problems when you build)")
         }
         for index in model.entities.indices {

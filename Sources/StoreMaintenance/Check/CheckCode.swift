@@ -88,6 +88,9 @@ public enum CheckCode: String, Codable, Sendable, CaseIterable, Comparable {
     case syncUnexportedMissing = "sync.unexportedMissing"
     /// The store's content name was rekeyed in its container; the store has not followed yet.
     case syncRedirected = "sync.redirected"
+    /// One of storekeep's own tables (`sk_…`) holds a value of a kind storekeep never writes there
+    /// (text where a sequence number belongs, a blob where a key belongs).
+    case storeDamagedValue = "store.damagedValue"
     /// The store's lock file was left by a process that no longer exists.
     case lockStale = "lock.stale"
     /// The store's lock file cannot be read.

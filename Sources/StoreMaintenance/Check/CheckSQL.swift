@@ -8,10 +8,8 @@ import ObjectModel
 /// one statement carries each condition twice (as a flag and in `WHERE`) without positional
 /// arguments to keep in step.
 enum CheckSQL {
-    /// A string literal: `'it''s'`.
-    static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-    }
+    /// A string literal: `'it''s'` (``Swift/String/quotedSQLLiteral``: a NUL is joined in as `char(0)`).
+    static func literal(_ text: String) -> String { text.quotedSQLLiteral }
 
     /// A parenthesised list of string literals: `('Book', 'Film')`; `(NULL)` when empty (matches nothing).
     static func list(_ texts: [String]) -> String {

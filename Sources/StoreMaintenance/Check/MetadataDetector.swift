@@ -96,13 +96,16 @@ enum MetadataDetector {
         guard try db.tableExists("sk_model") else { return unreadable("is missing") }
         let rows = try Row.fetchAll(db, sql: "SELECT hash, definition FROM sk_model")
         guard rows.count == 1 else { return unreadable("holds \(rows.count) rows instead of one") }
-        guard let definition = rows[0]["definition"] as String?,
+        guard let definition = rows[0].stored("definition", as: String.self),
               let model = try? JSONDecoder().decode(ManagedModel.self, from: Data(definition.utf8)) else {
             return unreadable("holds no readable model definition")
         }
+        if let problem = model.nameProblems().first {
+            return unreadable("holds a model definition that is damaged (\(problem))")
+        }
         let computed = model.versionHash
         let declared = context.metadata["modelHash"] ?? ""
-        let rowHash = rows[0]["hash"] as String? ?? ""
+        let rowHash = rows[0].stored("hash", as: String.self) ?? ""
         if computed != declared || rowHash != declared {
             context.add(.metadataModelInconsistent) {
                 var finding = CheckFinding(

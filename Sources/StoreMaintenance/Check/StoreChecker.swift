@@ -140,6 +140,7 @@ public struct StoreChecker: Sendable {
             try run({ try SeedStoreDetector.check($0, location: location, configuration: configuration) }, "the seed stores", context)
             try run(HistoryDetector.check, "the history", context)
             try run(SyncStateDetector.check, "the sync counters", context)
+            try run(StoreTableValueDetector.check, "the values of storekeep's tables", context)
             if !options.contentOnly {
                 try run({ try BlobDetector.check($0, writerMayBeActive: !immutable) }, "the external binary values", context)
                 try run({ try MigrationDetector.check($0, lock: lock) }, "the migration history", context)

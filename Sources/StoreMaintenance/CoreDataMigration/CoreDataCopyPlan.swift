@@ -48,6 +48,8 @@ struct CoreDataCopyPlan {
     let decodings: [Decoding]
     let toOnes: [ToOneColumns]
     let globalIDPrefix: [UInt8]
+    /// The source store's path, for messages.
+    let sourcePath: String
 
     /// The plan for `entity`, or `nil` when its records must go record by record.
     init?(entity: String, reader: CoreDataStoreReader, store: SyncStore) {
@@ -58,6 +60,7 @@ struct CoreDataCopyPlan {
         else { return nil }
         self.entity = entity
         self.storage = storage
+        sourcePath = reader.path
         globalIDPrefix = Array(reader.globalIDPrefix(of: entity).utf8)
         var expressions = ["\(CheckSQL.literal(reader.globalIDPrefix(of: entity))) || Z_PK", "NULL", "NULL"]
         var raw: [String] = []
@@ -116,7 +119,7 @@ struct CoreDataCopyPlan {
     /// The copy of the rows with primary keys after `after` through `last`, `rows` of them.
     func copy(after: Int64, through last: Int64, rows: Int) -> BulkCopy {
         BulkCopy(entity: entity, sourceTable: storage.table, expressions: expressions,
-                 filter: "\(storage.rowCondition) AND Z_PK > ? AND Z_PK <= ?", arguments: [after, last], rows: rows)
+                 filter: "\(storage.rowCondition) AND Z_PK > ? AND Z_PK <= ?", arguments: [after, last], rows: rows, sourcePath: sourcePath)
     }
 
     /// The target global ID's prefix: by the target's `Z_ENT` when the destination has sub-entities.

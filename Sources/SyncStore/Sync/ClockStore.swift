@@ -30,13 +30,13 @@ struct ClockStore {
             SELECT t.hlc, t.peer, t.timestamp FROM sk_insert_run r JOIN sk_transaction t ON t.id = r.tx
             WHERE r.id = (SELECT _insert_run FROM \(table.quotedSQLIdentifier) WHERE _gid = ?)
             """), arguments: [id.rawValue]) {
-            return Self.transactionClock(run)
+            return try run.transactionClock(row: "the insert of \(id)", store: store.path)
         }
         if let change = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT t.hlc, t.peer, t.timestamp FROM sk_change c JOIN sk_transaction t ON t.id = c.tx
             WHERE c.gid = ? AND c.kind = 'insert' ORDER BY c.id DESC LIMIT 1
             """), arguments: [id.rawValue]) {
-            return Self.transactionClock(change)
+            return try change.transactionClock(row: "the insert of \(id)", store: store.path)
         }
         return .origin
     }
@@ -59,7 +59,7 @@ struct ClockStore {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT rank, hlc, peer FROM sk_member_clock WHERE relationship = ? AND owner = ? AND target = ?
             """), arguments: [table, owner.rawValue, target.rawValue]) else { return .origin }
-        return Self.clock(row)
+        return try row.propertyClock(at: 0, table: "sk_member_clock", row: "\(table) \(owner) → \(target)", store: store.path)
     }
 
     /// Records the clock of a membership.
@@ -81,19 +81,6 @@ struct ClockStore {
 
     private func row(_ id: GlobalID, _ name: String) throws -> PropertyClock? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT rank, hlc, peer FROM sk_clock WHERE gid = ? AND property = ?"),
-                         arguments: [id.rawValue, name]).map(Self.clock)
-    }
-
-    private static func clock(_ row: Row) -> PropertyClock {
-        PropertyClock(rank: PropertyClock.Rank(rawValue: row[0] ?? 0) ?? .insert,
-                      timestamp: HybridTimestamp(rawValue: row[1] ?? 0), peer: row[2] ?? "")
-    }
-
-    /// The insert clock of a history transaction row (`hlc`, `peer`, `timestamp`); before format 4
-    /// the reading is made from the timestamp.
-    private static func transactionClock(_ row: Row) -> PropertyClock {
-        let timestamp = (row[0] as Int64?).map(HybridTimestamp.init(rawValue:))
-            ?? HybridTimestamp(date: Date(timeIntervalSince1970: row[2] ?? 0))
-        return PropertyClock(rank: .insert, timestamp: timestamp, peer: row[1] ?? "")
+                         arguments: [id.rawValue, name])?.propertyClock(at: 0, table: "sk_clock", row: "\(id) \(name)", store: store.path)
     }
 }

@@ -10,8 +10,10 @@ import GRDB
 enum HistoryCounters {
     /// The next sequence number of the local `peer`, recorded as issued.
     static func nextSequence(of peer: String, in db: Database, path: String) throws -> Int64 {
-        let held = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer]) ?? 0
-        let counter = try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [peer]) ?? 0
+        let held = try db.storedValue(Int64.self, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer],
+                                      table: "sk_transaction", row: "the transactions of peer \(peer)", store: path) ?? 0
+        let counter = try db.storedValue(Int64.self, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [peer],
+                                         table: "sk_peer", row: "peer \(peer)", store: path) ?? 0
         // A crafted Int64.max would make the next number overflow (SQLite would turn it into a real).
         _ = try StoreError.number(after: max(held, counter), "the local peer's last sequence number", path: path)
         guard let issued = try Int64.fetchOne(db, sql: """
@@ -39,8 +41,12 @@ enum HistoryCounters {
 
     /// The largest reading the store has issued or imported.
     static func latestClock(in db: Database) throws -> HybridTimestamp {
-        let text = try String.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [StoreSchema.clockKey])
-        return HybridTimestamp(rawValue: text.flatMap { Int64($0) } ?? 0)
+        let row = try Row.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [StoreSchema.clockKey])
+        guard let value = row.map({ $0[0] as DatabaseValue }), !value.isNull else { return HybridTimestamp(rawValue: 0) }
+        guard let text = String.fromDatabaseValue(value) else {
+            throw DamagedValue(description: "sk_metadata, key \(StoreSchema.clockKey): holds \("\(value)".prefix(80)), not a clock reading")
+        }
+        return HybridTimestamp(rawValue: try StoreSchema.clockReading(text))
     }
 
     private static func record(_ clock: HybridTimestamp, in db: Database) throws {

@@ -73,7 +73,8 @@ final class RemoteTransactionApplier {
 
     private func watermark(of peer: String) throws -> Int64 {
         if let known = watermarks[peer] { return known }
-        let last = try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [peer]) ?? 0
+        let last = try db.storedValue(Int64.self, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [peer],
+                                      table: "sk_peer", row: "peer \(peer)", store: store.path) ?? 0
         watermarks[peer] = last
         return last
     }

@@ -81,9 +81,12 @@ struct RowPayloadBuilder {
                     SELECT \(targetColumn), \(sourceOrder ?? "NULL"), \(targetOrder ?? "NULL") FROM \(table.quotedSQLIdentifier)
                     WHERE \(sourceColumn) = ? ORDER BY \(targetColumn)
                     """, arguments: [globalID.rawValue])
-                let members = rows.compactMap { row -> MembershipChange? in
-                    guard let member: String = row[0] else { return nil }
-                    return MembershipChange(member: GlobalID(member), added: true, order: row[1], inverseOrder: row[2])
+                let members = try rows.compactMap { row -> MembershipChange? in
+                    let place = "a member of \(globalID)"
+                    guard let member = try row.optional(at: 0, as: String.self, table: table, row: place, store: store.path) else { return nil }
+                    return MembershipChange(member: GlobalID(member), added: true,
+                                            order: try row.optional(at: 1, as: Int64.self, table: table, row: place, store: store.path),
+                                            inverseOrder: try row.optional(at: 2, as: Int64.self, table: table, row: place, store: store.path))
                 }
                 ChangePayload.write(members, to: &writer)
             }
