@@ -99,6 +99,11 @@ public enum LogArchive {
             for entry in found.entries {
                 guard isSafeEntryPath(entry.path) else { throw damaged(path, "entry '\(entry.path)' is not a path a container holds") }
             }
+            // Refused before a single file is written.
+            if let folder, !force, let existing = found.entries.first(where: { FileManager.default.fileExists(atPath: "\(folder)/\($0.path)") }) {
+                throw ContainerError(.wouldOverwrite, path: "\(folder)/\(existing.path)", message: "exists; restore does not overwrite anything",
+                                     hint: "move it away, or give --force to overwrite")
+            }
         } entry: { name, data in
             guard let manifest, let expected = manifest.entries.first(where: { $0.path == name }) else {
                 throw damaged(path, "entry '\(name)' is not listed in its manifest")
@@ -111,11 +116,10 @@ public enum LogArchive {
             guard let folder else { return }
             let target = "\(folder)/\(name)"
             try SyncNamespace.makeFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path)
-            if FileManager.default.fileExists(atPath: target) {
-                if !force {
-                    throw ContainerError(.wouldOverwrite, path: target, message: "exists; restore does not overwrite anything",
-                                         hint: "move it away, or give --force to overwrite")
-                }
+            if !force, FileManager.default.fileExists(atPath: target) {
+                // Appeared since the check above (another process writes the container).
+                throw ContainerError(.wouldOverwrite, path: target, message: "exists; restore does not overwrite anything",
+                                     hint: "move it away, or give --force to overwrite")
             }
             do {
                 try DurableFile.write(data, to: target, replacing: true)
@@ -174,7 +178,7 @@ public enum LogArchive {
     private static func read(_ path: String, stopAfterManifest: Bool, manifest: (ArchiveManifest) throws -> Void,
                              entry: (String, Data) throws -> Void) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ContainerError(.missingLog, path: path, message: "no such archive", hint: "check the path")
+            throw ContainerError(.notFound, path: path, message: "no such archive", hint: "check the path")
         }
         guard let archive = archive_read_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot start reading") }
         defer { archive_read_free(archive) }

@@ -85,6 +85,13 @@ extension SyncNamespace {
         }
     }
 
+    /// The SHA-256 of a baseline file's bytes, in hex (what a redirect names).
+    ///
+    /// - Throws: ``ContainerError`` when it cannot be read.
+    public func sha256(ofBaseline name: String) throws -> String {
+        try Self.sha256(ofFile: "\(baselineFolder)/\(name)")
+    }
+
     /// The SHA-256 of a file's bytes, in hex.
     static func sha256(ofFile path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -160,6 +160,7 @@ extension SyncStore {
                 }
                 try HistoryCounters.observe(coverage.latestClock, in: db)
                 try Self.raiseHistoryFloor(to: covered, in: db)
+                try Self.markImportFixPending(in: db)
                 return applier.report
             }
         } catch let error as DatabaseError {

@@ -33,12 +33,10 @@ final class SyncSession {
         }
         var published = status.exportedSequence
         if let newest = own.last, newest.last > published {
-            guard newest.last <= status.localSequence else {
-                throw MaintenanceError(
-                    path: store.path,
-                    problem: "the container holds this peer's (\(peer)) transactions up to \(newest.last), but the store has only issued \(status.localSequence): it is older than what it exported (restored from a backup?) or another store has the same peer ID",
-                    hint: "sync the newest copy of this store; a restored backup must get a new peer ID before it syncs (see docs/container.md, \"Restored stores\")",
-                    failureKind: .badInput)
+            // Logs past what the store recorded: published by a run killed before it recorded them
+            // (the same transactions), or by another copy of this peer (a store restored from a backup).
+            if let divergence = try firstDivergence(of: own, exported: published, issued: status.localSequence) {
+                throw divergenceError(at: divergence, issued: status.localSequence)
             }
             published = newest.last
             if !options.dryRun { try store.recordExported(through: published) }
@@ -52,9 +50,9 @@ final class SyncSession {
             report.exportedChanges += encoder.changeCount
             if !options.dryRun {
                 report.logsWritten.append(try publish(encoder))
-                CrashPoint.reach("sync.log.published")
+                try CrashPoint.reach("sync.log.published")
                 try store.recordExported(through: last)
-                CrashPoint.reach("sync.log.recorded")
+                try CrashPoint.reach("sync.log.recorded")
             }
             published = last
             if !more { break }
@@ -86,12 +84,16 @@ final class SyncSession {
             }
             expected = max(expected, name.last + 1)
         }
+        // Missing after the last log that is there (or every log missing).
+        if expected <= published { try rewrite(from: expected, through: published, replacing: nil) }
     }
 
     private func rewrite(from first: Int64, through last: Int64, replacing damaged: LogName?) throws {
         let encoder = TransactionLogEncoder()
         try store.exportTransactions(after: first - 1, through: last, into: encoder, maxChanges: .max)
         guard encoder.firstSequence == first, encoder.lastSequence == last else {
+            // Archived: a peer that lacks them starts from the baseline that holds them.
+            if last <= baselineCoverageOfThisPeer() { return }
             report.findings.append(SyncFinding(code: "log.unrecoverable", severity: "warning", peer: peer,
                                                message: "this peer's transactions \(first)–\(last) are needed by another peer, but the store no longer holds them all",
                                                hint: "restore the log files from an archive (`storekeep archive restore`)"))
@@ -109,20 +111,37 @@ final class SyncSession {
     }
 
     /// The smallest of what the other peers' manifests say they imported of this peer (0 for a
-    /// peer whose manifest says nothing of it).
+    /// peer whose manifest says nothing of it); forgotten peers (`storekeep peers forget`) do not
+    /// count, as they do not for `archive`.
     private func lowestImportOfThisPeer() throws -> Int64 {
         var lowest = Int64.max
-        for other in try namespace.peers() where other != peer {
+        let peers = try namespace.peers()
+        let forgotten = ForgottenPeers.all(in: namespace, peers: peers)
+        for other in peers where other != peer && !forgotten.contains(other) {
             let manifest = try? namespace.manifest(of: other)
             lowest = min(lowest, manifest?.imported[peer] ?? 0)
         }
         return lowest == .max ? 0 : lowest
     }
 
-    /// Makes `repair`'s deterministic fixes after an import (``ImportFixer``).
-    func fix(path: String) throws {
+    /// How far the namespace's newest baseline holds this peer's transactions: a peer that needs
+    /// them gets them from it, so logs up to there need not be written again.
+    private func baselineCoverageOfThisPeer() -> Int64 {
+        guard let newest = try? namespace.baselines().last else { return 0 }
+        return namespace.baselineHeader(newest)?.vector[peer] ?? 0
+    }
+
+    /// Makes `repair`'s deterministic fixes after an import (``ImportFixer``): after this run's
+    /// import, or after an earlier run's that was stopped before its fixes (the store says so).
+    ///
+    /// - Returns: whether fixes were looked for (so that what they made is exported next).
+    @discardableResult
+    func fixIfNeeded(imported: Bool, path: String) throws -> Bool {
+        guard !options.dryRun, try imported || store.importFixPending() else { return false }
         report.fixes += try ImportFixer(path: path).run()
-        CrashPoint.reach("sync.fixed")
+        try CrashPoint.reach("sync.fixed")
+        try store.clearImportFixPending()
+        return true
     }
 
     /// Reports the peers of the same content name that sync with another model version.

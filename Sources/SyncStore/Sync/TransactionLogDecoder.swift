@@ -21,7 +21,8 @@ public struct TransactionLogDecoder {
     ///
     /// - Parameter decodingPayloads: decode each change's properties (the default); with `false`,
     ///   each change keeps its encoded payload (``SyncChange/encodedPayload``), which the import
-    ///   binds straight into the store: the faster way to import.
+    ///   binds straight into the store: the faster way to import. The payload is still checked
+    ///   whole (``WireError`` for a malformed one), only its values are not built.
     public init(model: ManagedModel, peer: String, decodingPayloads: Bool = true) {
         let layout = StoreLayout(model: model)
         schemas = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
@@ -88,6 +89,12 @@ public struct TransactionLogDecoder {
             throw WireError(offset: start, problem: "entity '\(entity)' is not in the model")
         }
         if !decodingPayloads {
+            // Checked whole now, so that a malformed change stops its log before any of it is applied.
+            do {
+                try ChangePayload.validate(payload, schema: schema)
+            } catch {
+                throw WireError(offset: payloadStart + error.offset, problem: error.problem)
+            }
             var change = SyncChange(kind: kind, entity: entity, globalID: globalID, seed: seed)
             change.encodedPayload = Array(payload)
             return change
