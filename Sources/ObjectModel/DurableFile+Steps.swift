@@ -3,6 +3,8 @@ import Foundation
 extension DurableFile {
     /// The steps of a durable write that an observer sees (``observeSteps(_:)``).
     public enum Step: String, Sendable {
+        /// One part of a file written piece by piece (an entry of an archive) is in its temporary file.
+        case partWritten = "file.partWritten"
         /// The bytes are in the temporary file, fsynced; the file has not its name yet.
         case temporaryWritten = "file.temporaryWritten"
         /// The file has its name; its folder is not fsynced yet.
@@ -21,8 +23,10 @@ extension DurableFile {
         observerLock.unlock()
     }
 
-    /// Tells the observer, if any, that `step` of the write of `path` is reached.
-    static func reach(_ step: Step, path: String) throws {
+    /// Tells the observer, if any, that `step` of the durable write of `path` is reached: for
+    /// files written durably by other means than ``write(_:to:replacing:)`` (an archive streamed
+    /// through libarchive), so that they are stopped at the same steps.
+    public static func reach(_ step: Step, path: String) throws {
         observerLock.lock()
         let current = observer
         observerLock.unlock()

@@ -22,7 +22,7 @@ public enum LogArchive {
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let temporary = "\(folder)/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).tmp"
-        unlink(temporary)
+        removeAbandonedTemporaries(of: path)
         guard let archive = archive_write_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot start an archive") }
         defer { archive_write_free(archive) }
         archive_write_add_filter_zstd(archive)
@@ -45,6 +45,7 @@ public enum LogArchive {
             try writeEntry(archive, name: entry.path, size: entry.bytes, path: temporary) { sink in
                 try stream(file: source) { try sink($0) }
             }
+            try DurableFile.reach(.partWritten, path: path)
         }
         guard archive_write_close(archive) == ARCHIVE_OK else { throw failure(archive, path: temporary, doing: "finish the archive") }
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
@@ -58,13 +59,27 @@ public enum LogArchive {
                                      hint: "check free space where the archive goes")
             }
         }
+        try DurableFile.reach(.temporaryWritten, path: path)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
             throw ContainerError(.io, path: path, message: "cannot be moved into place: \(String(cString: strerror(code)))", hint: "check the folder's permissions")
         }
+        try DurableFile.reach(.published, path: path)
         DurableFile.syncFolder(folder)
         return manifest
+    }
+
+    /// Removes the temporary files of earlier writes of `path` whose process is gone (a run that
+    /// was killed part-way): `.<name>.<pid>.tmp` beside it.
+    static func removeAbandonedTemporaries(of path: String) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let prefix = ".\(URL(fileURLWithPath: path).lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let middle = name.dropFirst(prefix.count).dropLast(4)
+            guard let pid = Int32(middle) else { continue }
+            if pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH) { unlink("\(folder)/\(name)") }
+        }
     }
 
     /// The manifest of the archive at `path` (its first entry: nothing else is read).

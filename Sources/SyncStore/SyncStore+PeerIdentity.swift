@@ -87,3 +87,35 @@ extension SyncStore {
         }
     }
 }
+
+extension SyncStore {
+    /// The `sk_metadata` key listing (JSON) the model version hashes the store's content was kept
+    /// under before a migration brought it to its model.
+    static let modelLineageKey = "migratedFromModelHashes"
+
+    /// The model version hashes the store's content was migrated from, oldest last (empty for a
+    /// store never migrated from another storekeep store).
+    public func modelLineage() throws -> [String] {
+        try read("read the model lineage") { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [Self.modelLineageKey]),
+                  let hashes = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else { return [] }
+            return hashes
+        }
+    }
+
+    /// Adds `hashes` (the source's model version hash, then its own lineage) to the lineage.
+    public func recordModelLineage(_ hashes: [String]) throws {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        var lineage = try modelLineage()
+        for hash in hashes where !lineage.contains(hash) && hash != metadata.modelHash { lineage.append(hash) }
+        let text = String(decoding: try JSONEncoder().encode(lineage), as: UTF8.self)
+        do {
+            try database.write { db in
+                try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                               arguments: [Self.modelLineageKey, text])
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, action: "record the model lineage")
+        }
+    }
+}

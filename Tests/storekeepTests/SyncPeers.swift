@@ -36,6 +36,20 @@ struct SyncPeers {
         }
     }
 
+    /// Peers `names` whose first two each published `rounds` logs of one speech, every log
+    /// imported by every peer.
+    static func exchanging(_ names: [String] = ["A", "B"], rounds: Int) throws -> SyncPeers {
+        let peers = try SyncPeers(names)
+        for round in 0..<rounds {
+            for name in names.prefix(2) {
+                guard try peers.apply(name, [SpeechLines.speech("\(name)\(round)", title: "\(name) \(round)")]).status == 0,
+                      try peers.sync(name).status == 0 else { throw StorekeepProcess.HarnessError(description: "round \(round) on \(name) failed") }
+            }
+        }
+        guard try peers.syncUntilQuiet() <= 3 else { throw StorekeepProcess.HarnessError(description: "the peers did not converge") }
+        return peers
+    }
+
     func store(_ name: String) -> String { directory.url.appendingPathComponent("\(name).store").path }
 
     /// `storekeep apply` of `lines` on peer `name`.

@@ -37,6 +37,10 @@ public protocol MigrationSource {
     /// Called once every stream has been read: gives back memory kept for reading, so that the
     /// work after it (index builds, verification) has it.
     func finishReading()
+    /// The storekeep model version hashes the source's content was kept under before (an older
+    /// storekeep store's own, and those it was migrated from), recorded in the target so that
+    /// `sync` can tell which of two model versions is the newer one.
+    var sourceModelHashes: [String] { get }
 }
 
 extension MigrationSource {
@@ -48,4 +52,7 @@ extension MigrationSource {
 
     /// Sources that keep nothing worth giving back do nothing.
     public func finishReading() {}
+
+    /// Sources that are not storekeep stores carry no model version hash of storekeep's.
+    public var sourceModelHashes: [String] { [] }
 }

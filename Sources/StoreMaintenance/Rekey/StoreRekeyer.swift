@@ -122,12 +122,13 @@ public struct StoreRekeyer: Sendable {
         store = try SyncStore.open(at: path)
         // 5. The manifest in the new content name.
         try publishManifest(of: store)
+        try CrashPoint.reach("rekey.manifest.published")
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
 
     private func syncOld(store: SyncStore, namespace: SyncNamespace) throws -> SyncReport {
-        let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(dryRun: options.dryRun),
+        let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(dryRun: options.dryRun, changesPerLog: options.changesPerLog),
                                   report: SyncReport(store: path, container: container, contentName: namespace.contentName,
                                                      modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: options.dryRun, syncEnabled: true))
         if !options.dryRun { try store.setSyncEnabled(true, container: container) }

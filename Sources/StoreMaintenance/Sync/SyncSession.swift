@@ -144,16 +144,27 @@ final class SyncSession {
         return true
     }
 
-    /// Reports the peers of the same content name that sync with another model version.
+    /// Reports the peers of the same content name that sync with another model version, and which
+    /// side is on the newer one where the manifests and the store's own lineage tell (a store made
+    /// by `migrate` from a storekeep store knows the model versions it came from).
     func reportOtherModels() {
         guard let others = try? namespace.otherModels() else { return }
+        let ownLineage = (try? store.modelLineage()) ?? []
         for (hash, peers) in others.sorted(by: { $0.key < $1.key }) where !peers.isEmpty {
             let other = SyncNamespace(container: namespace.container, contentName: namespace.contentName, modelHash: hash)
-            let version = peers.lazy.compactMap { try? other.manifest(of: $0) }.first?.modelVersion ?? "unknown"
-            report.findings.append(SyncFinding(
-                code: "peer.otherModel", severity: "warning", file: other.path,
-                message: "peers \(peers.joined(separator: ", ")) sync content name \(namespace.contentName) with model version '\(version)' (hash \(hash.prefix(12))), not this store's '\(store.metadata.modelVersion)': their changes and this store's do not reach each other",
-                hint: "when '\(version)' is the newer version, migrate this store to it first (`storekeep migrate`), then sync"))
+            let manifests = peers.compactMap { try? other.manifest(of: $0) }
+            let version = manifests.first?.modelVersion ?? "unknown"
+            let theirs = "model version '\(version)' (hash \(hash.prefix(12)))", ours = "this store's '\(store.metadata.modelVersion)'"
+            let message = "peers \(peers.joined(separator: ", ")) sync content name \(namespace.contentName) with \(theirs), not \(ours): their changes and this store's do not reach each other"
+            let hint: String
+            if manifests.contains(where: { $0.migratedFrom?.contains(namespace.modelHash) == true }) {
+                hint = "'\(version)' is the newer version (those peers were migrated from this one): migrate this store to it first (`storekeep migrate STORE --to NEW.store --model BUNDLE`), then sync the migrated store"
+            } else if ownLineage.contains(hash) {
+                hint = "'\(version)' is an older version (this store was migrated from it): those peers migrate their stores to '\(store.metadata.modelVersion)' (`storekeep migrate`), then sync"
+            } else {
+                hint = "which version is newer cannot be told from the container; the peers on the older one migrate their stores (`storekeep migrate`), then sync"
+            }
+            report.findings.append(SyncFinding(code: "peer.otherModel", severity: "warning", file: other.path, message: message, hint: hint))
         }
     }
 
@@ -163,7 +174,9 @@ final class SyncSession {
         try namespace.write(PeerManifest(
             peer: peer, contentName: namespace.contentName, modelHash: namespace.modelHash, modelVersion: store.metadata.modelVersion,
             storeFormat: store.metadata.formatVersion, exported: status.exportedSequence, imported: status.watermarks,
-            syncEnabled: enabled, lastSeen: Date(), account: store.metadata.accountToken))
+            syncEnabled: enabled, lastSeen: Date(), account: store.metadata.accountToken,
+            migratedFrom: try store.modelLineage().nilIfEmpty))
+        try CrashPoint.reach("sync.manifest.published")
     }
 
     /// The report, with where the store stands now.
@@ -173,4 +186,9 @@ final class SyncSession {
         report.watermarks = status.watermarks
         return report
     }
+}
+
+extension Array {
+    /// `nil` when empty.
+    fileprivate var nilIfEmpty: Self? { isEmpty ? nil : self }
 }
