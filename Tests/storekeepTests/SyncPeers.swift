@@ -24,6 +24,11 @@ struct SyncPeers {
         return SyncPeers(directory: target, names: names)
     }
 
+    /// These peers and the stores `added` (made in the same folder by other means), as one set.
+    init(adding added: [String], to peers: SyncPeers) {
+        self.init(directory: peers.directory, names: (added + peers.names).sorted())
+    }
+
     init(_ names: [String]) throws {
         directory = try TemporaryDirectory()
         container = directory.url.appendingPathComponent("container").path

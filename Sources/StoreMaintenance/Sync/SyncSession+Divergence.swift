@@ -13,7 +13,7 @@ extension SyncSession {
     /// published ones (`docs/container.md`, "Restored stores"). A log that cannot be read cannot be
     /// compared; it is taken as the store's (the store writes it again when another peer needs it).
     func firstDivergence(of own: [LogName], exported: Int64, issued: Int64) throws -> Int64? {
-        let decoder = TransactionLogDecoder(model: store.model, peer: peer, decodingPayloads: false)
+        let decoder = TransactionLogDecoder(store: store, peer: peer, decodingPayloads: false)
         for name in own where name.last > exported {
             if name.first > issued { return max(name.first, exported + 1) }
             let body: [UInt8]

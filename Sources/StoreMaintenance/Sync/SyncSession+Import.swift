@@ -10,7 +10,6 @@ extension SyncSession {
     /// - Returns: whether anything was imported.
     func importAll() throws -> Bool {
         var watermarks = try store.importWatermarks()
-        let decoderModel = store.model
         var cursors: [PeerLogCursor] = []
         for other in try namespace.peers() where other != peer {
             do {
@@ -24,7 +23,7 @@ extension SyncSession {
                 report.findings.append(SyncFinding(code: "log.stranger", severity: "warning", peer: other, file: "\(namespace.logFolder(other))/\(name)",
                                                    message: "is not a log file name; sync leaves it alone", hint: "move it out of the container"))
             }
-            cursors.append(PeerLogCursor(peer: other, namespace: namespace, decoder: TransactionLogDecoder(model: decoderModel, peer: other, decodingPayloads: false),
+            cursors.append(PeerLogCursor(peer: other, namespace: namespace, decoder: TransactionLogDecoder(store: store, peer: other, decodingPayloads: false),
                                          logs: logs, watermark: watermarks[other] ?? 0))
         }
         var batch: [SyncTransaction] = []

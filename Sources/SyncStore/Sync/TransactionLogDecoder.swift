@@ -32,6 +32,14 @@ public struct TransactionLogDecoder {
         self.decodingPayloads = decodingPayloads
     }
 
+    /// A decoder for logs of `peer` written with `store`'s model, using the carried properties the
+    /// store has worked out already (cheaper than ``init(model:peer:decodingPayloads:)`` once per peer).
+    public init(store: SyncStore, peer: String, decodingPayloads: Bool = true) {
+        schemas = store.syncSchemas
+        self.peer = peer
+        self.decodingPayloads = decodingPayloads
+    }
+
     /// Calls `body` with each transaction of `bytes`, in order.
     public func forEachTransaction(in bytes: UnsafeRawBufferPointer, _ body: (SyncTransaction) throws -> Void) throws {
         var reader = WireReader(bytes)
