@@ -61,7 +61,6 @@ public struct PeerRegistry: Sendable {
         }
         var list = ForgottenPeers.read(in: namespace, by: store.metadata.peerID)
         list.forgotten[peer] = Date().timeIntervalSince1970
-        try SyncNamespace.makeFolder(namespace.peerFolder(store.metadata.peerID))
         try list.write(in: namespace, by: store.metadata.peerID)
     }
 

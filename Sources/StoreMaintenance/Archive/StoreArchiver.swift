@@ -49,7 +49,7 @@ public struct StoreArchiver: Sendable {
             if options.dryRun {
                 report.notes.append("an earlier run was stopped after writing \(pending.archive); the next run finishes removing what it holds")
             } else {
-                try finish(pending, store: store, report: &report)
+                try finish(pending, store: store, namespace: namespace, report: &report)
             }
         }
         let covered = try coveredLogs(store: store, namespace: namespace, report: &report)
@@ -112,7 +112,7 @@ public struct StoreArchiver: Sendable {
                                    through: try pruneVector(covered: covered, watermark: report.watermark, namespace: namespace))
         try store.recordPendingPrune(pending)
         try CrashPoint.reach("archive.removal.recorded")
-        try finish(pending, store: store, report: &report)
+        try finish(pending, store: store, namespace: namespace, report: &report)
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
@@ -121,7 +121,7 @@ public struct StoreArchiver: Sendable {
     /// (which forgets `pending` in the same SQLite transaction). The archive is verified first
     /// when the record comes from an earlier run; when it no longer verifies, nothing more is
     /// removed (the history stays).
-    private func finish(_ pending: PendingPrune, store: SyncStore, report: inout ArchiveReport) throws {
+    private func finish(_ pending: PendingPrune, store: SyncStore, namespace: SyncNamespace, report: inout ArchiveReport) throws {
         if report.archive == nil {
             guard (try? LogArchive.verify(pending.archive)) != nil else {
                 report.notes.append("an earlier run was stopped after writing \(pending.archive), which no longer verifies: the logs still in the container and the store's history are kept")
@@ -130,16 +130,10 @@ public struct StoreArchiver: Sendable {
             }
             report.notes.append("finished the removals of an earlier run that was stopped (archive \(pending.archive))")
         }
-        var folders = Set<String>()
-        for file in pending.files {
-            if unlink(file) == 0 {
-                report.removedLogs += 1
-                try CrashPoint.reach("archive.log.removed")
-            }
-            folders.insert(URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        for file in pending.files where try namespace.remove(file) {
+            report.removedLogs += 1
+            try CrashPoint.reach("archive.log.removed")
         }
-        for folder in folders.sorted() { DurableFile.syncFolder(folder) }
-        try CrashPoint.reach("archive.logs.synced")
         let pruned = try store.pruneHistory(through: pending.through)
         report.prunedThrough = pending.through
         report.prunedTransactions += pruned.transactions
@@ -197,11 +191,11 @@ public struct StoreArchiver: Sendable {
             guard watermark > 0 else { continue }
             for log in try namespace.logs(of: peer).logs where log.last <= watermark {
                 let source = "\(namespace.logFolder(peer))/\(log.fileName)"
-                let attributes = try? FileManager.default.attributesOfItem(atPath: source)
+                let attributes = namespace.storage.attributes(of: source)
                 // Oldest first, and never past a log too young to go: the logs that stay follow on
                 // from what left, and the history is removed only up to them.
-                if let limit = options.olderThan, let modified = attributes?[.modificationDate] as? Date, Date().timeIntervalSince(modified) < limit { break }
-                let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+                if let limit = options.olderThan, let modified = attributes?.modified, Date().timeIntervalSince(modified) < limit { break }
+                let bytes = attributes?.bytes ?? 0
                 covered.append((ArchiveManifest.Entry(path: "peers/\(peer)/logs/\(log.fileName)", kind: "log", sha256: "", bytes: bytes,
                                                       peer: peer, firstSequence: log.first, lastSequence: log.last), source, bytes))
             }

@@ -101,8 +101,7 @@ final class SyncSession {
         }
         if let damaged {
             let path = "\(namespace.logFolder(peer))/\(damaged.fileName)"
-            let aside = "\(namespace.logFolder(peer))/.\(damaged.fileName).damaged-\(Int(Date().timeIntervalSince1970))"
-            guard rename(path, aside) == 0 else { return }
+            try namespace.moveAside(damaged, of: peer)
             report.findings.append(SyncFinding(code: "log.rewritten", severity: "warning", peer: peer, file: path,
                                                message: "this peer's own log was damaged; it was moved aside and written again from the store",
                                                hint: "check the disk or share that holds the container"))
