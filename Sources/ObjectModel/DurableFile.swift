@@ -53,6 +53,7 @@ public enum DurableFile {
         }
         if failure == nil, fsync(descriptor) != 0 { failure = Failure(path: path, reason: "fsync: \(String(cString: strerror(errno)))", code: errno) }
         if close(descriptor) != 0, failure == nil { failure = Failure(path: path, reason: "close: \(String(cString: strerror(errno)))", code: errno) }
+        if failure == nil { try reach(.temporaryWritten, path: path) }
         if failure == nil {
             if replacing {
                 if rename(temporary, path) != 0 { failure = Failure(path: path, reason: "rename into place: \(String(cString: strerror(errno)))", code: errno) }
@@ -68,6 +69,7 @@ public enum DurableFile {
                 }
             }
         }
+        if failure == nil { try reach(.published, path: path) }
         unlink(temporary)
         if let failure { throw failure }
         syncFolder(folder)

@@ -23,6 +23,8 @@ public struct ContainerError: OperatorFacingError, Hashable {
         public static let diskFull = Reason(rawValue: "diskFull")
         /// An archive is damaged: an entry does not match its checksum, or the file is truncated.
         public static let damagedArchive = Reason(rawValue: "damagedArchive")
+        /// A file named on the command line (an archive) does not exist.
+        public static let notFound = Reason(rawValue: "notFound")
         /// A file is in the way and `--force` was not given.
         public static let wouldOverwrite = Reason(rawValue: "wouldOverwrite")
     }
@@ -52,6 +54,7 @@ public struct ContainerError: OperatorFacingError, Hashable {
         switch reason {
         case .unusableContainer: return .cannotCreateOutput
         case .damagedLog, .foreignLog, .missingLog, .damagedManifest, .damagedArchive: return .badInput
+        case .notFound: return .missingInput
         case .wouldOverwrite: return .cannotCreateOutput
         case .diskFull: return .cannotCreateOutput
         default: return .ioFailure

@@ -54,15 +54,13 @@ enum FramedFile {
     private static func saves(_ compressed: Int, of original: Int) -> Bool { compressed > 0 && compressed * 10 <= original * 9 }
 
     /// The header of a framed file, read without its body (and so without checking its checksum).
-    static func header<H: Header>(at path: String, signature: [UInt8], as: H.Type) -> H? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let start = try? handle.read(upToCount: signature.count + 4), start.count == signature.count + 4,
-              Array(start.prefix(signature.count)) == signature else { return nil }
+    static func header<H: Header>(signature: [UInt8], as: H.Type, readingFirst read: (Int) -> Data?) -> H? {
+        let prefix = signature.count + 4
+        guard let start = read(prefix), start.count == prefix, Array(start.prefix(signature.count)) == signature else { return nil }
         var length = 0
-        for index in 0..<4 { length |= Int(start[signature.count + index]) << (8 * index) }
-        guard length < 1 << 20, let bytes = try? handle.read(upToCount: length), bytes.count == length else { return nil }
-        return try? JSONDecoder().decode(H.self, from: bytes)
+        for index in 0..<4 { length |= Int(start[start.startIndex + signature.count + index]) << (8 * index) }
+        guard length < 1 << 20, let bytes = read(prefix + length), bytes.count == prefix + length else { return nil }
+        return try? JSONDecoder().decode(H.self, from: bytes.suffix(length))
     }
 
     /// The header and the decompressed body, after checking the signature, the checksum and the sizes.

@@ -5,24 +5,25 @@ import ObjectModel
 /// Writes, reads, verifies and restores log archives: tar files compressed with zstd through
 /// libarchive, whose first entry is an ``ArchiveManifest`` (`docs/container.md`, "Archives").
 public enum LogArchive {
-    /// Writes an archive of `files` (each an entry path and the file it is read from) to `path`:
-    /// under a temporary name, fsynced, renamed into place, the folder fsynced. The manifest's
-    /// checksums are computed first, from the files themselves.
+    /// Writes an archive of `files` (each an entry path and the container file it is read from,
+    /// through `storage`) to the local file `path`: under a temporary name, fsynced, renamed into
+    /// place, the folder fsynced. The manifest's checksums are computed first, from the files themselves.
     ///
     /// - Returns: the manifest written.
-    public static func write(to path: String, manifest base: ArchiveManifest, files: [(entry: ArchiveManifest.Entry, source: String)]) throws -> ArchiveManifest {
+    public static func write(to path: String, manifest base: ArchiveManifest, files: [(entry: ArchiveManifest.Entry, source: String)],
+                             storage: any ContainerStorage = FolderStorage()) throws -> ArchiveManifest {
         var manifest = base
         manifest.entries = []
         for (entry, source) in files {
             var checked = entry
-            let (sha, bytes) = try digest(ofFile: source)
-            checked.sha256 = sha
-            checked.bytes = bytes
+            let data = try contents(of: source, in: storage)
+            checked.sha256 = SHA256.hexDigest(of: data)
+            checked.bytes = Int64(data.count)
             manifest.entries.append(checked)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let temporary = "\(folder)/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).tmp"
-        unlink(temporary)
+        removeAbandonedTemporaries(of: path)
         guard let archive = archive_write_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot start an archive") }
         defer { archive_write_free(archive) }
         archive_write_add_filter_zstd(archive)
@@ -43,8 +44,9 @@ public enum LogArchive {
         for (index, (_, source)) in files.enumerated() {
             let entry = manifest.entries[index]
             try writeEntry(archive, name: entry.path, size: entry.bytes, path: temporary) { sink in
-                try stream(file: source) { try sink($0) }
+                try contents(of: source, in: storage).withUnsafeBytes { try sink($0) }
             }
+            try DurableFile.reach(.partWritten, path: path)
         }
         guard archive_write_close(archive) == ARCHIVE_OK else { throw failure(archive, path: temporary, doing: "finish the archive") }
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
@@ -58,13 +60,27 @@ public enum LogArchive {
                                      hint: "check free space where the archive goes")
             }
         }
+        try DurableFile.reach(.temporaryWritten, path: path)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
             throw ContainerError(.io, path: path, message: "cannot be moved into place: \(String(cString: strerror(code)))", hint: "check the folder's permissions")
         }
+        try DurableFile.reach(.published, path: path)
         DurableFile.syncFolder(folder)
         return manifest
+    }
+
+    /// Removes the temporary files of earlier writes of `path` whose process is gone (a run that
+    /// was killed part-way): `.<name>.<pid>.tmp` beside it.
+    static func removeAbandonedTemporaries(of path: String) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let prefix = ".\(URL(fileURLWithPath: path).lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let middle = name.dropFirst(prefix.count).dropLast(4)
+            guard let pid = Int32(middle) else { continue }
+            if pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH) { unlink("\(folder)/\(name)") }
+        }
     }
 
     /// The manifest of the archive at `path` (its first entry: nothing else is read).
@@ -82,22 +98,27 @@ public enum LogArchive {
     ///   is missing, or is not listed; or the place where the archive is truncated.
     @discardableResult
     public static func verify(_ path: String) throws -> ArchiveManifest {
-        try restore(path, into: nil, force: false)
+        try restore(path, into: nil, force: false, storage: FolderStorage())
     }
 
-    /// Verifies the archive, and writes every entry under `folder` (the namespace folder), each
-    /// durably; a file already there is refused unless `force`. Every file written is read back
-    /// and checked.
+    /// Verifies the archive, and writes every entry under `folder` (the namespace folder, through
+    /// `storage`), each durably; a file already there is refused, before anything is written,
+    /// unless `force`. Every file written is read back and checked.
     ///
     /// - Returns: the manifest.
     @discardableResult
-    public static func restore(_ path: String, into folder: String?, force: Bool) throws -> ArchiveManifest {
+    public static func restore(_ path: String, into folder: String?, force: Bool, storage: any ContainerStorage = FolderStorage()) throws -> ArchiveManifest {
         var manifest: ArchiveManifest?
         var seen = Set<String>()
         try read(path, stopAfterManifest: false) { found in
             manifest = found
             for entry in found.entries {
                 guard isSafeEntryPath(entry.path) else { throw damaged(path, "entry '\(entry.path)' is not a path a container holds") }
+            }
+            // Refused before a single file is written.
+            if let folder, !force, let existing = found.entries.first(where: { storage.attributes(of: "\(folder)/\($0.path)") != nil }) {
+                throw ContainerError(.wouldOverwrite, path: "\(folder)/\(existing.path)", message: "exists; restore does not overwrite anything",
+                                     hint: "move it away, or give --force to overwrite")
             }
         } entry: { name, data in
             guard let manifest, let expected = manifest.entries.first(where: { $0.path == name }) else {
@@ -110,19 +131,10 @@ public enum LogArchive {
             seen.insert(name)
             guard let folder else { return }
             let target = "\(folder)/\(name)"
-            try SyncNamespace.makeFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path)
-            if FileManager.default.fileExists(atPath: target) {
-                if !force {
-                    throw ContainerError(.wouldOverwrite, path: target, message: "exists; restore does not overwrite anything",
-                                         hint: "move it away, or give --force to overwrite")
-                }
-            }
-            do {
-                try DurableFile.write(data, to: target, replacing: true)
-            } catch let failure as DurableFile.Failure {
-                throw ContainerError.writing(failure)
-            }
-            guard let written = FileManager.default.contents(atPath: target), SHA256.hexDigest(of: written) == sha else {
+            // Without --force, a file that appeared since the check above (another process writes
+            // the container) is refused by the write itself.
+            try storage.write(data, to: target, replacing: force)
+            guard let written = try storage.read(target), SHA256.hexDigest(of: written) == sha else {
                 throw ContainerError(.io, path: target, message: "does not read back as written", hint: "check the disk")
             }
         }
@@ -174,7 +186,7 @@ public enum LogArchive {
     private static func read(_ path: String, stopAfterManifest: Bool, manifest: (ArchiveManifest) throws -> Void,
                              entry: (String, Data) throws -> Void) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ContainerError(.missingLog, path: path, message: "no such archive", hint: "check the path")
+            throw ContainerError(.notFound, path: path, message: "no such archive", hint: "check the path")
         }
         guard let archive = archive_read_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot start reading") }
         defer { archive_read_free(archive) }
@@ -217,32 +229,12 @@ public enum LogArchive {
         if first { throw damaged(path, "it holds no entries") }
     }
 
-    private static func digest(ofFile path: String) throws -> (String, Int64) {
-        var digest = SHA256()
-        var bytes: Int64 = 0
-        try stream(file: path) { chunk in
-            digest.update(bytes: chunk)
-            bytes += Int64(chunk.count)
+    /// The bytes of the container file `path`.
+    private static func contents(of path: String, in storage: any ContainerStorage) throws -> Data {
+        guard let data = try storage.read(path) else {
+            throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run the archive again")
         }
-        return (digest.finalizeHex(), bytes)
-    }
-
-    private static func stream(file path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw ContainerError(.missingLog, path: path, message: "cannot be read: \(String(cString: strerror(errno)))", hint: "check the container")
-        }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return }
-            guard count > 0 else {
-                if errno == EINTR { continue }
-                throw ContainerError(.io, path: path, message: "cannot be read: \(String(cString: strerror(errno)))", hint: "check the disk")
-            }
-            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        }
+        return data
     }
 
     private static func message(_ archive: OpaquePointer) -> String {

@@ -25,13 +25,16 @@ public struct PeerManifest: Codable, Hashable, Sendable {
     public var lastSeen: Double
     /// The account the peer's data belongs to, when known.
     public var account: String?
+    /// The model version hashes the peer's content was migrated from (absent when none): a peer
+    /// of one of them is on an older model version than this one.
+    public var migratedFrom: [String]?
 
     /// The current manifest format.
     public static let currentFormat = 1
 
     /// Creates a manifest.
     public init(peer: String, contentName: String, modelHash: String, modelVersion: String, storeFormat: Int,
-                exported: Int64, imported: [String: Int64], syncEnabled: Bool, lastSeen: Date, account: String?) {
+                exported: Int64, imported: [String: Int64], syncEnabled: Bool, lastSeen: Date, account: String?, migratedFrom: [String]? = nil) {
         format = Self.currentFormat
         self.peer = peer
         self.contentName = contentName
@@ -43,5 +46,6 @@ public struct PeerManifest: Codable, Hashable, Sendable {
         self.syncEnabled = syncEnabled
         self.lastSeen = lastSeen.timeIntervalSince1970
         self.account = account
+        self.migratedFrom = migratedFrom
     }
 }

@@ -10,7 +10,7 @@ extension SyncNamespace {
 
     /// The baseline files, oldest first (by what they cover).
     public func baselines() throws -> [String] {
-        try Self.names(in: baselineFolder).filter { $0.hasSuffix(".skbase") && !$0.hasPrefix(".") }.sorted()
+        try storage.list(baselineFolder).filter { $0.hasSuffix(".skbase") && !$0.hasPrefix(".") }.sorted()
     }
 
     /// Publishes a baseline (never replacing one of the same name).
@@ -18,30 +18,27 @@ extension SyncNamespace {
     /// - Returns: the file's path and the SHA-256 of its bytes.
     @discardableResult
     public func publishBaseline(header: BaselineHeader, body: [UInt8]) throws -> (path: String, sha256: String) {
-        try Self.makeFolder(baselineFolder)
         let path = "\(baselineFolder)/\(header.fileName)"
         let bytes = try FramedFile.encode(signature: Self.baselineSignature, header: header, body: body)
         do {
-            try bytes.withUnsafeBytes { try DurableFile.write($0, to: path, replacing: false) }
-        } catch let failure as DurableFile.Failure where failure.code == EEXIST {
+            try bytes.withUnsafeBytes { try storage.write($0, to: path, replacing: false) }
+        } catch let error as ContainerError where error.reason == .wouldOverwrite {
             // Made by an earlier run that was stopped: the same content (its name says what it covers).
-        } catch let failure as DurableFile.Failure {
-            throw ContainerError.writing(failure)
         }
-        return (path, try Self.sha256(ofFile: path))
+        return (path, try sha256(ofBaseline: header.fileName))
     }
 
     /// The header of a baseline, read without its body (nothing is checked but the signature):
     /// to decide whether it is the one wanted before reading it whole.
     public func baselineHeader(_ name: String) -> BaselineHeader? {
-        FramedFile.header(at: "\(baselineFolder)/\(name)", signature: Self.baselineSignature, as: BaselineHeader.self)
+        FramedFile.header(signature: Self.baselineSignature, as: BaselineHeader.self) { try? storage.read("\(baselineFolder)/\(name)", limit: $0) }
     }
 
     /// Reads and checks a baseline: its checksum, and that it is this namespace's.
     public func readBaseline(_ name: String) throws -> (BaselineHeader, [UInt8]) {
         let path = "\(baselineFolder)/\(name)"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ContainerError(.missingLog, path: path, message: "cannot be read", hint: "check the container's permissions")
+        guard let data = try storage.read(path) else {
+            throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again: a newer baseline may have replaced it")
         }
         let (header, body) = try FramedFile.decode(Array(data), signature: Self.baselineSignature, as: BaselineHeader.self, what: "baseline", path: path)
         guard header.format == BaselineHeader.currentFormat, header.contentName == contentName, header.modelHash == modelHash else {
@@ -56,9 +53,8 @@ extension SyncNamespace {
     /// - Throws: ``ContainerError`` `damagedManifest` when the file exists but cannot be read.
     public func redirect() throws -> Redirect? {
         let path = redirectPath
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let redirect = try? JSONDecoder().decode(Redirect.self, from: data),
-              redirect.from == contentName else {
+        guard let data = try storage.read(path) else { return nil }
+        guard let redirect = try? JSONDecoder().decode(Redirect.self, from: data), redirect.from == contentName else {
             throw ContainerError(.damagedManifest, path: path, message: "is not a readable redirect of content name \(contentName)",
                                  hint: "restore it from a backup of the container, or remove it if no rekey happened")
         }
@@ -70,29 +66,46 @@ extension SyncNamespace {
 
     /// Publishes the redirect of this content name (replacing none: a content name is rekeyed once).
     public func writeRedirect(_ redirect: Redirect) throws {
-        try Self.makeFolder("\(container)/\(contentName)")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         do {
-            try DurableFile.write(try encoder.encode(redirect), to: redirectPath, replacing: false)
-        } catch let failure as DurableFile.Failure where failure.code == EEXIST {
+            try storage.write(try encoder.encode(redirect), to: redirectPath, replacing: false)
+        } catch let error as ContainerError where error.reason == .wouldOverwrite {
             guard let existing = try self.redirect(), existing.to == redirect.to else {
                 throw ContainerError(.unusableContainer, path: redirectPath, message: "content name \(contentName) was already rekeyed to another name",
                                      hint: "sync the store: it follows the existing redirect")
             }
-        } catch let failure as DurableFile.Failure {
-            throw ContainerError.writing(failure)
         }
     }
 
-    /// The SHA-256 of a file's bytes, in hex.
-    static func sha256(ofFile path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ContainerError(.io, path: path, message: "cannot be read", hint: "check the container's permissions")
+    /// The SHA-256 of a baseline file's bytes, in hex (what a redirect names).
+    ///
+    /// - Throws: ``ContainerError`` when it cannot be read.
+    public func sha256(ofBaseline name: String) throws -> String {
+        let path = "\(baselineFolder)/\(name)"
+        guard let data = try storage.read(path) else {
+            throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again")
         }
-        defer { try? handle.close() }
-        var digest = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { digest.update(chunk) }
-        return digest.finalizeHex()
+        return SHA256.hexDigest(of: data)
+    }
+}
+
+extension SyncNamespace {
+    /// Removes a file of the namespace (a log that left for an archive); whether it was there.
+    @discardableResult
+    public func remove(_ path: String) throws -> Bool { try storage.delete(path) }
+
+    /// Moves this peer's own damaged log aside (`.<name>.damaged-<time>`, which readers skip), so
+    /// that it can be written again: the only change a peer makes to a published log.
+    public func moveAside(_ name: LogName, of peer: String) throws {
+        let path = "\(logFolder(peer))/\(name.fileName)"
+        guard let data = try storage.read(path) else { return }
+        let aside = "\(logFolder(peer))/.\(name.fileName).damaged-\(Int(Date().timeIntervalSince1970))"
+        do {
+            try storage.write(data, to: aside, replacing: false)
+        } catch let error as ContainerError where error.reason == .wouldOverwrite {
+            // Moved aside already this second.
+        }
+        _ = try storage.delete(path)
     }
 }

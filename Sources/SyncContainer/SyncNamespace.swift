@@ -6,6 +6,7 @@ import ObjectModel
 ///
 /// A peer writes only inside its own folder: its manifest, replaced whole, and its log files,
 /// published once and never changed. Any number of peers may read and write at the same time.
+/// Every file is read and written through ``storage`` (a folder of the file system today).
 public struct SyncNamespace: Sendable {
     /// The container folder.
     public let container: String
@@ -13,12 +14,15 @@ public struct SyncNamespace: Sendable {
     public let contentName: String
     /// The model version hash.
     public let modelHash: String
+    /// Where the container's files are kept.
+    public let storage: any ContainerStorage
 
-    /// The namespace `contentName`/`modelHash` of the container folder `container`.
-    public init(container: String, contentName: String, modelHash: String) {
+    /// The namespace `contentName`/`modelHash` of the container `container`, kept in `storage`.
+    public init(container: String, contentName: String, modelHash: String, storage: any ContainerStorage = FolderStorage()) {
         self.container = container
         self.contentName = contentName
         self.modelHash = modelHash
+        self.storage = storage
     }
 
     /// The namespace's folder.
@@ -32,7 +36,7 @@ public struct SyncNamespace: Sendable {
 
     /// The peers with a folder here, sorted (folder names that are not valid peer IDs are left out).
     public func peers() throws -> [String] {
-        try Self.names(in: "\(path)/peers").filter(Self.isValidName).sorted()
+        try storage.list("\(path)/peers").filter(Self.isValidName).sorted()
     }
 
     /// The manifest of `peer`, or `nil` when it has none yet.
@@ -40,8 +44,8 @@ public struct SyncNamespace: Sendable {
     /// - Throws: ``ContainerError`` `damagedManifest` when it exists but cannot be read.
     public func manifest(of peer: String) throws -> PeerManifest? {
         let path = manifestPath(peer)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let manifest = try? JSONDecoder().decode(PeerManifest.self, from: data) else {
+        guard let data = try storage.read(path) else { return nil }
+        guard let manifest = try? JSONDecoder().decode(PeerManifest.self, from: data) else {
             throw ContainerError(.damagedManifest, path: path, message: "is not a readable peer manifest",
                                  hint: "the peer rewrites it on its next sync; until then it counts as not having imported anything")
         }
@@ -54,14 +58,9 @@ public struct SyncNamespace: Sendable {
 
     /// Publishes `manifest` (its peer's), replacing the one before.
     public func write(_ manifest: PeerManifest) throws {
-        try Self.makeFolder(peerFolder(manifest.peer))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do {
-            try DurableFile.write(try encoder.encode(manifest), to: manifestPath(manifest.peer))
-        } catch let failure as DurableFile.Failure {
-            throw ContainerError.writing(failure)
-        }
+        try storage.write(try encoder.encode(manifest), to: manifestPath(manifest.peer), replacing: true)
     }
 
     /// The log files of `peer`, in sequence order, and the names in its log folder that are not
@@ -69,7 +68,7 @@ public struct SyncNamespace: Sendable {
     public func logs(of peer: String) throws -> (logs: [LogName], strangers: [String]) {
         var logs: [LogName] = []
         var strangers: [String] = []
-        for name in try Self.names(in: logFolder(peer)) where !name.hasPrefix(".") {
+        for name in try storage.list(logFolder(peer)) where !name.hasPrefix(".") {
             if let log = LogName(fileName: name) { logs.append(log) } else { strangers.append(name) }
         }
         return (logs.sorted(), strangers.sorted())
@@ -81,15 +80,9 @@ public struct SyncNamespace: Sendable {
     /// - Returns: the file's path.
     @discardableResult
     public func publishLog(header: LogHeader, body: [UInt8]) throws -> String {
-        let folder = logFolder(header.peer)
-        try Self.makeFolder(folder)
-        let path = "\(folder)/\(LogName(first: header.firstSequence, last: header.lastSequence).fileName)"
+        let path = "\(logFolder(header.peer))/\(LogName(first: header.firstSequence, last: header.lastSequence).fileName)"
         let bytes = try LogFile.encode(header: header, body: body)
-        do {
-            try bytes.withUnsafeBytes { try DurableFile.write($0, to: path, replacing: false) }
-        } catch let failure as DurableFile.Failure {
-            throw ContainerError.writing(failure)
-        }
+        try bytes.withUnsafeBytes { try storage.write($0, to: path, replacing: false) }
         return path
     }
 
@@ -99,8 +92,8 @@ public struct SyncNamespace: Sendable {
     /// - Throws: ``ContainerError`` `damagedLog` or `foreignLog`.
     public func readLog(_ name: LogName, of peer: String) throws -> (LogHeader, [UInt8]) {
         let path = "\(logFolder(peer))/\(name.fileName)"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ContainerError(.missingLog, path: path, message: "cannot be read", hint: "check the container's permissions")
+        guard let data = try storage.read(path) else {
+            throw ContainerError(.missingLog, path: path, message: "is gone", hint: "another peer's archive may have removed it; run sync again")
         }
         let (header, body) = try LogFile.decode(Array(data), path: path)
         var wrong: [String] = []
@@ -120,10 +113,8 @@ public struct SyncNamespace: Sendable {
     /// Other namespaces of the same content name (other model hashes) and their peers.
     public func otherModels() throws -> [String: [String]] {
         var result: [String: [String]] = [:]
-        for hash in try Self.names(in: "\(container)/\(contentName)") where hash != modelHash && !hash.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: "\(container)/\(contentName)/\(hash)", isDirectory: &isFolder), isFolder.boolValue else { continue }
-            let other = SyncNamespace(container: container, contentName: contentName, modelHash: hash)
+        for hash in try storage.list("\(container)/\(contentName)") where hash != modelHash && Self.isModelHash(hash) {
+            let other = SyncNamespace(container: container, contentName: contentName, modelHash: hash, storage: storage)
             result[hash] = (try? other.peers()) ?? []
         }
         return result
@@ -139,17 +130,9 @@ public struct SyncNamespace: Sendable {
         }
     }
 
-    static func names(in folder: String) throws -> [String] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return [] }
-        guard isFolder.boolValue else {
-            throw ContainerError(.unusableContainer, path: folder, message: "is a file where the container needs a folder", hint: "move the file away")
-        }
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            throw ContainerError(.io, path: folder, message: "cannot be listed: \(error.localizedDescription)", hint: "check the container's permissions")
-        }
+    /// Whether `name` is a model version hash (64 lowercase hex digits): a namespace folder's name.
+    static func isModelHash(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
     /// Creates `folder` and its parents, fsyncing each new one's parent so the new names are durable.

@@ -175,6 +175,7 @@ extension SyncStore {
                 }
                 try HistoryCounters.observe(coverage.latestClock, in: db)
                 try Self.raiseHistoryFloor(to: covered, in: db)
+                try Self.markImportFixPending(in: db)
                 return applier.report
             }
         } catch where StoreError.comesFromTheStore(error) {

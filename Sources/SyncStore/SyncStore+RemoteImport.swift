@@ -26,6 +26,7 @@ extension SyncStore {
                 let applier = try RemoteTransactionApplier(store: self, db: db)
                 for transaction in transactions { try applier.apply(transaction) }
                 try applier.finish()
+                if !applier.report.transactions.isEmpty { try Self.markImportFixPending(in: db) }
                 return applier.report
             }
         } catch where StoreError.comesFromTheStore(error) {

@@ -148,3 +148,30 @@ extension SyncStore {
         }
     }
 }
+
+extension SyncStore {
+    /// The `sk_metadata` key present from the import that brought other peers' changes in (logs or
+    /// a baseline) until the fixes after it were made: set in the import's own SQLite transaction,
+    /// so that a run killed between the import and its fixes makes them on the next run.
+    static let importFixPendingKey = "importFixPending"
+
+    /// Records, inside an import's write, that its fixes are still to be made.
+    static func markImportFixPending(in db: Database) throws {
+        try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = '1'",
+                       arguments: [importFixPendingKey])
+    }
+
+    /// Whether an import's fixes are still to be made (``importFixPendingKey``).
+    public func importFixPending() throws -> Bool {
+        try read("read the import state") { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sk_metadata WHERE key = ?", arguments: [Self.importFixPendingKey]) == "1"
+        }
+    }
+
+    /// Records that the fixes after the imports so far were made.
+    public func clearImportFixPending() throws {
+        try writeSyncState("record the import's fixes") { db in
+            try db.execute(sql: "DELETE FROM sk_metadata WHERE key = ?", arguments: [Self.importFixPendingKey])
+        }
+    }
+}

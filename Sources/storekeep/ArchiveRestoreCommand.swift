@@ -29,7 +29,7 @@ struct ArchiveRestoreCommand: StorekeepCommand {
     func run(context: CommandContext) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: container, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ContainerError(.unusableContainer, path: container, message: "no such container folder", hint: "create it first")
+            throw ContainerError(.notFound, path: container, message: "no such container folder", hint: "create it first")
         }
         let manifest = try LogArchive.manifest(of: archive)
         guard SyncNamespace.isValidName(manifest.contentName), manifest.modelHash.count == 64, manifest.modelHash.allSatisfy(\.isHexDigit) else {

@@ -32,12 +32,23 @@ struct RekeyCommand: StorekeepCommand {
     @Flag(help: "Say what would happen; write nothing.")
     var dryRun = false
 
+    /// The most changes one log file holds in the sync that comes first.
+    @Option(help: "The most changes one log file holds in the sync that comes first (whole transactions; default 50,000).")
+    var changesPerLog: Int = 50_000
+
     /// The shared options.
     @OptionGroup var globals: GlobalOptions
 
+    /// Rejects a log size that cannot be.
+    func validate() throws {
+        if changesPerLog < 1 { throw ValidationError("--changes-per-log must be at least 1.") }
+    }
+
     /// Runs the rekey and says what it did.
     func run(context: CommandContext) throws {
-        let report = try StoreRekeyer(path: store, container: container, to: target, options: RekeyOptions(dryRun: dryRun)).run()
+        var options = RekeyOptions(dryRun: dryRun)
+        options.changesPerLog = changesPerLog
+        let report = try StoreRekeyer(path: store, container: container, to: target, options: options).run()
         try context.output.emit(report) {
             if report.alreadyMoved { return "\(store): already on content name \(report.to)" }
             var lines = ["\(store): content name \(report.from) → \(report.to)\(report.dryRun ? " (dry run: nothing written)" : "")"]

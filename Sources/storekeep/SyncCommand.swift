@@ -44,6 +44,10 @@ struct SyncCommand: StorekeepCommand {
     @Option(help: "The most changes one log file holds (whole transactions; default 50,000).")
     var changesPerLog: Int = 50_000
 
+    /// A new peer ID for a store restored from a backup.
+    @Option(help: "For a store restored from a backup that sync refused: continue it under this new peer ID (docs/container.md, \"Restored stores\").")
+    var newPeerID: String?
+
     /// The shared options.
     @OptionGroup var globals: GlobalOptions
 
@@ -53,11 +57,14 @@ struct SyncCommand: StorekeepCommand {
         if (enable || disable) && dryRun { throw ValidationError("--dry-run does not go with --enable or --disable.") }
         if lockTimeout < 0 { throw ValidationError("--lock-timeout must not be negative.") }
         if changesPerLog < 1 { throw ValidationError("--changes-per-log must be at least 1.") }
+        if newPeerID != nil && (enable || disable || dryRun) { throw ValidationError("--new-peer-id does not go with --enable, --disable or --dry-run.") }
     }
 
     /// Syncs, or switches sync on or off, and prints what happened.
     func run(context: CommandContext) throws {
-        let synchronizer = StoreSynchronizer(path: store, container: container, options: SyncOptions(dryRun: dryRun, changesPerLog: changesPerLog, lockTimeout: lockTimeout))
+        var options = SyncOptions(dryRun: dryRun, changesPerLog: changesPerLog, lockTimeout: lockTimeout)
+        options.newPeerID = newPeerID
+        let synchronizer = StoreSynchronizer(path: store, container: container, options: options)
         let report = enable || disable ? try synchronizer.setEnabled(enable) : try synchronizer.run()
         try context.output.emit(report) { SyncText.render(report, switched: enable || disable) }
         if report.hasErrors { throw CommandExit(status: 65) }

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectModel
-import StoreMaintenance
+@testable import StoreMaintenance
 import SyncStore
 
 /// A seeded, reproducible random number generator (SplitMix64).
@@ -31,6 +31,17 @@ final class SyncSimulation {
     /// Records inserted by the edit being made.
     private var pending: Set<GlobalID> = []
     static let seedNames = ["Toast", "Keynote", "Panel"]
+
+    /// A folder for one schedule: in `/dev/shm` when there is one (the simulation tests merging and
+    /// resuming in-process, thousands of fsyncs that a memory file system makes cheap; durability is
+    /// what the kill tests with real processes on a real disk test), else the temporary folder.
+    static func folder(seed: UInt64) -> URL {
+        var isFolder: ObjCBool = false
+        let base = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isFolder) && isFolder.boolValue
+            && FileManager.default.isWritableFile(atPath: "/dev/shm")
+            ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("sk-sim-\(seed)-\(UUID().uuidString)")
+    }
 
     init(seed: UInt64, in folder: URL, peers: Int = 5) throws {
         self.folder = folder
@@ -155,21 +166,50 @@ final class SyncSimulation {
         try StoreSynchronizer(path: paths[index], container: container, options: SyncOptions(changesPerLog: 7, changesPerImportBatch: 11)).run()
     }
 
+    /// How many runs were stopped at a crash point.
+    private(set) var kills = 0
+
+    /// Runs `body` stopped at its `point`-th crash point (``CrashPoint/Budget``), as a kill stops a
+    /// process there: what was committed or published stays, nothing else. Returns whether it was
+    /// stopped (a run with fewer points finishes).
+    @discardableResult
+    func killed(at point: Int, _ body: () throws -> Void) throws -> Bool {
+        do {
+            try CrashPoint.$budget.withValue(CrashPoint.Budget(stoppingAt: point)) { try body() }
+            return false
+        } catch is CrashPoint.Simulated {
+            kills += 1
+            return true
+        }
+    }
+
+    /// A sync of peer `index` killed at a random crash point.
+    func killedSync(peer index: Int) throws {
+        let point = Int.random(in: 1...24, using: &random)
+        try killed(at: point) { try sync(peer: index) }
+    }
+
     /// How many rekeys the schedule made (each moves to `Sim<n>`).
     private(set) var rekeys = 0
 
-    /// Rekeys peer `index`'s content name to a new one.
-    func rekey(peer index: Int) throws {
+    /// Rekeys peer `index`'s content name to a new one; with `killing`, the rekey is first stopped
+    /// at a random crash point, then run again as an operator would.
+    func rekey(peer index: Int, killing: Bool = false) throws {
         // As an operator does: sync first, which follows an earlier rekey.
         try sync(peer: index)
         rekeys += 1
-        _ = try StoreRekeyer(path: paths[index], container: container, to: "Sim\(rekeys)").run()
+        let rekeyer = StoreRekeyer(path: paths[index], container: container, to: "Sim\(rekeys)")
+        if killing { try killed(at: Int.random(in: 1...24, using: &random)) { _ = try rekeyer.run() } }
+        _ = try rekeyer.run()
     }
 
-    /// Archives, from peer `index`, what every peer has imported.
+    /// Archives, from peer `index`, what every peer has imported; with `killing`, the archive is
+    /// first stopped at a random crash point, then run again.
     @discardableResult
-    func archive(peer index: Int) throws -> ArchiveReport {
-        try StoreArchiver(path: paths[index], container: container).run()
+    func archive(peer index: Int, killing: Bool = false) throws -> ArchiveReport {
+        let archiver = StoreArchiver(path: paths[index], container: container)
+        if killing { try killed(at: Int.random(in: 1...30, using: &random)) { _ = try archiver.run() } }
+        return try archiver.run()
     }
 
     /// Syncs every peer, round after round, until a whole round moves nothing; returns the rounds.

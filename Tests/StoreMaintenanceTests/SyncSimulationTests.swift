@@ -9,36 +9,52 @@ import Testing
 /// synced until quiet, every peer holds the same content, nothing vanished without a delete, and
 /// no duplicate seed or singleton remains.
 @Suite struct SyncSimulationTests {
-    static let schedules: [UInt64] = Array(1...UInt64(ProcessInfo.processInfo.environment["STOREKEEP_SIMULATIONS"].flatMap { Int($0) } ?? 40))
+    /// Schedules per test (three tests): `STOREKEEP_SIMULATIONS` raises it for a longer soak.
+    static let count = ProcessInfo.processInfo.environment["STOREKEEP_SIMULATIONS"].flatMap { Int($0) } ?? 70
+    static let schedules: [UInt64] = Array(1...UInt64(count))
 
     @Test(arguments: schedules)
     func peersConverge(seed: UInt64) throws {
-        try converge(seed: seed, rekeysAndArchives: false)
+        try converge(seed: seed, rekeysAndArchives: false, kills: false)
     }
 
     /// The same, with rekeys and archives mixed into the schedules.
     @Test(arguments: schedules.map { $0 + 10_000 })
     func peersConvergeThroughRekeysAndArchives(seed: UInt64) throws {
-        try converge(seed: seed, rekeysAndArchives: true)
+        try converge(seed: seed, rekeysAndArchives: true, kills: false)
     }
 
-    private func converge(seed: UInt64, rekeysAndArchives: Bool) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sk-sim-\(seed)-\(UUID().uuidString)")
+    /// The same, with syncs, rekeys and archives stopped at random crash points (in-process
+    /// kills: the run stops where it stands; a stopped rekey or archive is run again).
+    @Test(arguments: schedules.map { $0 + 20_000 })
+    func peersConvergeThroughKills(seed: UInt64) throws {
+        let kills = try converge(seed: seed, rekeysAndArchives: true, kills: true)
+        #expect(kills > 0, "seed \(seed): no run was stopped")
+    }
+
+    @discardableResult
+    private func converge(seed: UInt64, rekeysAndArchives: Bool, kills: Bool) throws -> Int {
+        let folder = SyncSimulation.folder(seed: seed)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let simulation = try SyncSimulation(seed: seed, in: folder)
         for _ in 0..<Int.random(in: 6...14, using: &simulation.random) {
             let peer = Int.random(in: 0..<simulation.paths.count, using: &simulation.random)
             let dice = Int.random(in: 0..<30, using: &simulation.random)
+            let kill = kills && Int.random(in: 0..<3, using: &simulation.random) == 0
             if dice < 2, rekeysAndArchives {
-                try simulation.rekey(peer: peer)
+                try simulation.rekey(peer: peer, killing: kill)
             } else if dice < 4, rekeysAndArchives {
-                try simulation.archive(peer: peer)
+                try simulation.archive(peer: peer, killing: kill)
             } else if dice < 13 {
-                try simulation.sync(peer: peer)
+                if kill { try simulation.killedSync(peer: peer) } else { try simulation.sync(peer: peer) }
             } else {
                 try simulation.edit(peer: peer, operations: Int.random(in: 1...4, using: &simulation.random))
             }
+        }
+        if kills, simulation.kills == 0 {
+            // Every schedule of kills stops at least one run: a sync at its first point.
+            try simulation.killed(at: 1) { try simulation.sync(peer: Int.random(in: 0..<simulation.paths.count, using: &simulation.random)) }
         }
         let rounds = try simulation.syncUntilQuiet()
         #expect(rounds <= 12, "peers still exchanging after 12 rounds (seed \(seed))")
@@ -83,5 +99,6 @@ import Testing
             let edited = try store.userModifiedRecords(among: finding.globalIDs.map(GlobalID.init))
             #expect(edited.count >= 1, "seed duplicates remain that repair should have merged (seed \(seed)): \(finding.globalIDs)")
         }
+        return simulation.kills
     }
 }

@@ -36,7 +36,7 @@ struct ExitCodeCase: Sendable, CustomStringConvertible {
 
 extension ExitCodeCase {
     /// Every row's case, in the table's order.
-    static let all: [ExitCodeCase] = usage + badInput + otherInput + output + settingsAndReports
+    static let all: [ExitCodeCase] = usage + badInput + otherInput + output + settingsAndReports + sync
 
     static let usage: [ExitCodeCase] = [
         .init("usage.unknown-command") { _ in .init(arguments: ["frobnicate"], names: ["frobnicate"]) },

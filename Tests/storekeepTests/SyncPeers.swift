@@ -24,6 +24,11 @@ struct SyncPeers {
         return SyncPeers(directory: target, names: names)
     }
 
+    /// These peers and the stores `added` (made in the same folder by other means), as one set.
+    init(adding added: [String], to peers: SyncPeers) {
+        self.init(directory: peers.directory, names: (added + peers.names).sorted())
+    }
+
     init(_ names: [String]) throws {
         directory = try TemporaryDirectory()
         container = directory.url.appendingPathComponent("container").path
@@ -34,6 +39,20 @@ struct SyncPeers {
                                                    "--content-name", "SpeechTimer", "--peer-id", name])
             guard result.status == 0 else { throw StorekeepProcess.HarnessError(description: "init \(name): \(result)") }
         }
+    }
+
+    /// Peers `names` whose first two each published `rounds` logs of one speech, every log
+    /// imported by every peer.
+    static func exchanging(_ names: [String] = ["A", "B"], rounds: Int) throws -> SyncPeers {
+        let peers = try SyncPeers(names)
+        for round in 0..<rounds {
+            for name in names.prefix(2) {
+                guard try peers.apply(name, [SpeechLines.speech("\(name)\(round)", title: "\(name) \(round)")]).status == 0,
+                      try peers.sync(name).status == 0 else { throw StorekeepProcess.HarnessError(description: "round \(round) on \(name) failed") }
+            }
+        }
+        guard try peers.syncUntilQuiet() <= 3 else { throw StorekeepProcess.HarnessError(description: "the peers did not converge") }
+        return peers
     }
 
     func store(_ name: String) -> String { directory.url.appendingPathComponent("\(name).store").path }

@@ -100,10 +100,10 @@ public struct StoreAccount: Sendable {
             }
             return (store.model, store.metadata.contentName)
         }()
-        CrashPoint.reach("account.reset.backedUp")
+        try CrashPoint.reach("account.reset.backedUp")
         let fresh = "\(folder)/.\(name).account-\(getpid()).store"
         let peer = try { try SyncStore.create(at: fresh, model: model, contentName: contentName, accountToken: token).metadata.peerID }()
-        CrashPoint.reach("account.reset.created")
+        try CrashPoint.reach("account.reset.created")
         // The last connection to close takes the -wal and -shm with it; they are still there only
         // while another process has the store open.
         if FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm") {
@@ -119,13 +119,13 @@ public struct StoreAccount: Sendable {
                                    hint: "the store was not changed; its data is also in \(backup)", failureKind: .ioFailure)
         }
         DurableFile.syncFolder(folder)
-        CrashPoint.reach("account.reset.renamed")
+        try CrashPoint.reach("account.reset.renamed")
         // The old external values: the new store refers to none, and the backup holds them all.
         let blobs = path + ".blobs"
         let aside = "\(folder)/.\(name).blobs.reset-\(getpid())"
         if rename(blobs, aside) == 0 {
             DurableFile.syncFolder(folder)
-            CrashPoint.reach("account.reset.blobsMoved")
+            try CrashPoint.reach("account.reset.blobsMoved")
             try? FileManager.default.removeItem(atPath: aside)
         }
         return (backup, peer)

@@ -47,7 +47,9 @@ public struct ChangeScript: Sendable {
     public init(path: String) throws {
         self.path = path
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ChangeScriptError(path: path, line: nil, message: "cannot be read (no such file, or no permission)", hint: "check the path")
+            var error = ChangeScriptError(path: path, line: nil, message: "cannot be read (no such file, or no permission)", hint: "check the path")
+            error.isMissing = true
+            throw error
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ChangeScriptError(path: path, line: nil, message: "is not UTF-8 text")

@@ -10,6 +10,8 @@ public struct ChangeScriptError: OperatorFacingError, Hashable {
     public var message: String
     /// What to do.
     public var hint: String?
+    /// Whether the file does not exist (exit 66) rather than holds what cannot be applied (65).
+    public var isMissing = false
 
     /// Creates the error.
     public init(path: String, line: Int?, message: String, hint: String? = "fix the line and run the same command again; nothing was saved") {
@@ -22,6 +24,6 @@ public struct ChangeScriptError: OperatorFacingError, Hashable {
     /// `<path>:<line>: <message>`.
     public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
 
-    /// A bad change file is bad input (exit 65).
-    public var failureKind: FailureKind { .badInput }
+    /// A missing change file is missing input (exit 66); a bad one bad input (exit 65).
+    public var failureKind: FailureKind { isMissing ? .missingInput : .badInput }
 }

@@ -21,8 +21,12 @@ public struct ArchiveReport: Codable, Sendable {
     public var forgottenPeers: [String] = []
     /// Peers silent for longer than `--forget-after`.
     public var silentPeers: [SilentPeer] = []
-    /// Per peer, the last transaction every registered peer has imported: only logs up to it leave.
+    /// Per peer, the last transaction every registered peer has imported (the all-peer
+    /// watermark): only logs up to it leave.
     public var watermark: [String: Int64] = [:]
+    /// Per peer, the last transaction whose history left the store: up to the watermark, but never
+    /// past a log that stays in the container (with `--older-than`, the logs too young to go).
+    public var prunedThrough: [String: Int64] = [:]
     /// The archive written (or found from an earlier run), and what it holds.
     public var archive: String?
     public var archivedLogs = 0

@@ -15,7 +15,7 @@ struct ForgottenPeers: Codable {
 
     /// The list `peer` keeps (empty when it has none, or it cannot be read).
     static func read(in namespace: SyncNamespace, by peer: String) -> ForgottenPeers {
-        guard let data = FileManager.default.contents(atPath: path(in: namespace, by: peer)),
+        guard let data = try? namespace.storage.read(path(in: namespace, by: peer)),
               let list = try? JSONDecoder().decode(ForgottenPeers.self, from: data) else { return ForgottenPeers() }
         return list
     }
@@ -24,12 +24,7 @@ struct ForgottenPeers: Codable {
     func write(in namespace: SyncNamespace, by peer: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do {
-            try DurableFile.write(try encoder.encode(self), to: Self.path(in: namespace, by: peer))
-        } catch let failure as DurableFile.Failure {
-            throw ContainerError(failure.isDiskFull ? .diskFull : .io, path: failure.path, message: "cannot be written: \(failure.reason)",
-                                 hint: "check the container's permissions and free space")
-        }
+        try namespace.storage.write(try encoder.encode(self), to: Self.path(in: namespace, by: peer), replacing: true)
     }
 
     /// The peers of `namespace` forgotten by any peer and not seen since.

@@ -31,7 +31,10 @@ public struct PeerRegistry: Sendable {
     }
 
     /// Every peer of the store's namespace.
+    ///
+    /// - Throws: ``MaintenanceError`` `missingInput` when the container folder does not exist.
     public func list() throws -> [Peer] {
+        try requireContainer()
         let store = try SyncStore.open(at: path, readOnly: true)
         let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
         let peers = Set(try namespace.peers()).union([store.metadata.peerID]).sorted()
@@ -47,6 +50,7 @@ public struct PeerRegistry: Sendable {
     ///
     /// - Throws: ``MaintenanceError`` for the store's own peer or a peer the namespace does not have.
     public func forget(_ peer: String) throws {
+        try requireContainer()
         let store = try SyncStore.open(at: path, readOnly: true)
         guard peer != store.metadata.peerID else {
             throw MaintenanceError(path: path, problem: "cannot forget its own peer \(peer)", hint: "run it from another peer's store", failureKind: .usage)
@@ -57,7 +61,14 @@ public struct PeerRegistry: Sendable {
         }
         var list = ForgottenPeers.read(in: namespace, by: store.metadata.peerID)
         list.forgotten[peer] = Date().timeIntervalSince1970
-        try SyncNamespace.makeFolder(namespace.peerFolder(store.metadata.peerID))
         try list.write(in: namespace, by: store.metadata.peerID)
+    }
+
+    private func requireContainer() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: container, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MaintenanceError(path: container, problem: "no such container folder", hint: "give the shared folder the store syncs through",
+                                   failureKind: .missingInput)
+        }
     }
 }

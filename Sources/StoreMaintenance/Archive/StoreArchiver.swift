@@ -33,6 +33,7 @@ public struct StoreArchiver: Sendable {
     /// Archives what every registered peer has imported (or says what it would).
     public func run() throws -> ArchiveReport {
         let started = Date()
+        CrashPoint.install()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: container, isDirectory: &isFolder), isFolder.boolValue else {
             throw MaintenanceError(path: container, problem: "no such container folder", hint: "give the shared folder the store syncs through",
@@ -43,6 +44,14 @@ public struct StoreArchiver: Sendable {
         let store = try SyncStore.open(at: path, readOnly: options.dryRun)
         let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
         var report = ArchiveReport(store: path, container: container, contentName: namespace.contentName, modelHash: namespace.modelHash, dryRun: options.dryRun)
+        // A run stopped while it removed logs and history: finished first.
+        if let pending = try store.pendingPrune() {
+            if options.dryRun {
+                report.notes.append("an earlier run was stopped after writing \(pending.archive); the next run finishes removing what it holds")
+            } else {
+                try finish(pending, store: store, namespace: namespace, report: &report)
+            }
+        }
         let covered = try coveredLogs(store: store, namespace: namespace, report: &report)
         guard !covered.isEmpty else {
             if report.notes.isEmpty { report.notes.append("no log is below the all-peer watermark\(options.olderThan == nil ? "" : " and old enough"): nothing to archive") }
@@ -68,7 +77,7 @@ public struct StoreArchiver: Sendable {
                                         vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
                                         memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "archive")
             baselinePath = try namespace.publishBaseline(header: header, body: encoder.bytes).path
-            CrashPoint.reach("archive.baseline.written")
+            try CrashPoint.reach("archive.baseline.written")
             _ = try namespace.readBaseline(URL(fileURLWithPath: baselinePath).lastPathComponent)
         }
         report.baseline = baselinePath
@@ -92,25 +101,58 @@ public struct StoreArchiver: Sendable {
             let manifest = ArchiveManifest(format: ArchiveManifest.currentFormat, contentName: namespace.contentName, modelHash: namespace.modelHash,
                                            by: store.metadata.peerID, created: Date().timeIntervalSince1970, watermark: report.watermark, entries: [])
             _ = try LogArchive.write(to: archivePath, manifest: manifest, files: files)
-            CrashPoint.reach("archive.written")
+            try CrashPoint.reach("archive.written")
             try LogArchive.verify(archivePath)
         }
         report.verified = true
-        CrashPoint.reach("archive.verified")
-        // Only now: the logs leave the container, the history the store.
-        var folders = Set<String>()
-        for log in covered {
-            if unlink(log.source) == 0 { report.removedLogs += 1 }
-            folders.insert(URL(fileURLWithPath: log.source).deletingLastPathComponent().path)
-            CrashPoint.reach("archive.log.removed")
-        }
-        for folder in folders { DurableFile.syncFolder(folder) }
-        let pruned = try store.pruneHistory(through: report.watermark)
-        report.prunedTransactions = pruned.transactions
-        report.prunedChanges = pruned.changes
-        CrashPoint.reach("archive.history.pruned")
+        try CrashPoint.reach("archive.verified")
+        // Only now: the logs leave the container, the history the store. What is about to go is
+        // recorded first, so that a run stopped part-way is finished by the next.
+        let pending = PendingPrune(archive: archivePath, files: covered.map(\.source),
+                                   through: try pruneVector(covered: covered, watermark: report.watermark, namespace: namespace))
+        try store.recordPendingPrune(pending)
+        try CrashPoint.reach("archive.removal.recorded")
+        try finish(pending, store: store, namespace: namespace, report: &report)
         report.seconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// Removes what `pending` lists from the container, then the history it covers from the store
+    /// (which forgets `pending` in the same SQLite transaction). The archive is verified first
+    /// when the record comes from an earlier run; when it no longer verifies, nothing more is
+    /// removed (the history stays).
+    private func finish(_ pending: PendingPrune, store: SyncStore, namespace: SyncNamespace, report: inout ArchiveReport) throws {
+        if report.archive == nil {
+            guard (try? LogArchive.verify(pending.archive)) != nil else {
+                report.notes.append("an earlier run was stopped after writing \(pending.archive), which no longer verifies: the logs still in the container and the store's history are kept")
+                _ = try store.pruneHistory(through: [:])
+                return
+            }
+            report.notes.append("finished the removals of an earlier run that was stopped (archive \(pending.archive))")
+        }
+        for file in pending.files where try namespace.remove(file) {
+            report.removedLogs += 1
+            try CrashPoint.reach("archive.log.removed")
+        }
+        let pruned = try store.pruneHistory(through: pending.through)
+        report.prunedThrough = pending.through
+        report.prunedTransactions += pruned.transactions
+        report.prunedChanges += pruned.changes
+        try CrashPoint.reach("archive.history.pruned")
+    }
+
+    /// Per peer, how far the history may go once `covered` leaves: up to the all-peer watermark,
+    /// and never past a log that stays in the container (the store can then still write it again).
+    private func pruneVector(covered: [(entry: ArchiveManifest.Entry, source: String, bytes: Int64)], watermark: [String: Int64],
+                             namespace: SyncNamespace) throws -> [String: Int64] {
+        let leaving = Set(covered.map(\.source))
+        var vector: [String: Int64] = [:]
+        for (peer, limit) in watermark where limit > 0 {
+            let staying = try namespace.logs(of: peer).logs.filter { !leaving.contains("\(namespace.logFolder(peer))/\($0.fileName)") }
+            let through = staying.map { $0.first - 1 }.min().map { min($0, limit) } ?? limit
+            if through > 0 { vector[peer] = through }
+        }
+        return vector
     }
 
     /// The logs below the all-peer watermark (filled into `report`), oldest first per peer.
@@ -149,9 +191,11 @@ public struct StoreArchiver: Sendable {
             guard watermark > 0 else { continue }
             for log in try namespace.logs(of: peer).logs where log.last <= watermark {
                 let source = "\(namespace.logFolder(peer))/\(log.fileName)"
-                let attributes = try? FileManager.default.attributesOfItem(atPath: source)
-                if let limit = options.olderThan, let modified = attributes?[.modificationDate] as? Date, Date().timeIntervalSince(modified) < limit { continue }
-                let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+                let attributes = namespace.storage.attributes(of: source)
+                // Oldest first, and never past a log too young to go: the logs that stay follow on
+                // from what left, and the history is removed only up to them.
+                if let limit = options.olderThan, let modified = attributes?.modified, Date().timeIntervalSince(modified) < limit { break }
+                let bytes = attributes?.bytes ?? 0
                 covered.append((ArchiveManifest.Entry(path: "peers/\(peer)/logs/\(log.fileName)", kind: "log", sha256: "", bytes: bytes,
                                                       peer: peer, firstSequence: log.first, lastSequence: log.last), source, bytes))
             }

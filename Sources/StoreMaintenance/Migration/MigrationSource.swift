@@ -41,6 +41,10 @@ public protocol MigrationSource {
     /// what holds values), found before anything is written: a step's dropped attributes,
     /// relationships and entities (``DroppedData``).
     func droppedData() throws -> [DroppedData]
+    /// The storekeep model version hashes the source's content was kept under before (an older
+    /// storekeep store's own, and those it was migrated from), recorded in the target so that
+    /// `sync` can tell which of two model versions is the newer one.
+    var sourceModelHashes: [String] { get }
 }
 
 extension MigrationSource {
@@ -55,4 +59,6 @@ extension MigrationSource {
 
     /// Sources without steps between model versions drop nothing they hold.
     public func droppedData() throws -> [DroppedData] { [] }
+    /// Sources that are not storekeep stores carry no model version hash of storekeep's.
+    public var sourceModelHashes: [String] { [] }
 }

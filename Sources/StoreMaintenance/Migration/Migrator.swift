@@ -154,6 +154,7 @@ public struct Migrator {
             key: key, version: model.versionName,
             description: "\(source.kindDescription) → \(model.name) \(model.versionName)",
             source: source.location, checksum: source.checksum, files: source.appliedFiles)
+        if !source.sourceModelHashes.isEmpty { try store.recordModelLineage(source.sourceModelHashes) }
         // A source SQLite can copy from is attached read-only; when that fails, its records go one by one.
         if options.copiesWithSQL, let copySource = source.copySourcePath { try? store.attachCopySource(at: copySource) }
         defer { store.detachCopySource() }

@@ -41,6 +41,7 @@ public struct StoreRekeyer: Sendable {
     ///   the store busy), `StoreError`, ``ContainerError``.
     public func run() throws -> RekeyReport {
         let started = Date()
+        CrashPoint.install()
         guard SyncNamespace.isValidName(target) else {
             throw MaintenanceError(path: path, problem: "'\(target)' is not a usable content name",
                                    hint: "use 1 to 200 ASCII letters, digits, '.', '_' or '-', not starting with '.'", failureKind: .usage)
@@ -77,7 +78,7 @@ public struct StoreRekeyer: Sendable {
             report.importedTransactions = synced.importedTransactions.values.reduce(0, +)
             store = try SyncStore.open(at: path, readOnly: options.dryRun)
         }
-        CrashPoint.reach("rekey.synced")
+        try CrashPoint.reach("rekey.synced")
         // 2. The baseline of the new content name (the redirect's, when an earlier run got that far).
         let encoder = BaselineEncoder()
         let coverage = try store.exportBaseline(into: encoder)
@@ -101,40 +102,38 @@ public struct StoreRekeyer: Sendable {
             _ = try destination.readBaseline(existing.baseline)
         } else {
             let (file, sha) = try destination.publishBaseline(header: header, body: encoder.bytes)
-            CrashPoint.reach("rekey.baseline.written")
+            try CrashPoint.reach("rekey.baseline.written")
             _ = try destination.readBaseline(header.fileName)
             baseline = URL(fileURLWithPath: file).lastPathComponent
             baselineSHA = sha
         }
         report.baseline = "\(destination.baselineFolder)/\(baseline)"
-        CrashPoint.reach("rekey.baseline.verified")
+        try CrashPoint.reach("rekey.baseline.verified")
         // 3. The redirect in the old content name.
         try source.writeRedirect(Redirect(from: old, to: target, modelHash: store.metadata.modelHash, modelVersion: store.metadata.modelVersion,
                                           by: store.metadata.peerID, at: Date(), baseline: baseline, baselineSHA256: baselineSHA))
         report.redirect = source.redirectPath
-        CrashPoint.reach("rekey.redirect.written")
+        try CrashPoint.reach("rekey.redirect.written")
         // 4. Move the store: what the baseline holds of its own transactions is exported.
         let (covered, _) = try destination.readBaseline(baseline)
         try store.switchContentName(to: target, exportedThrough: covered.vector[store.metadata.peerID] ?? 0,
                                     description: "rekey: content name \(old) → \(target), baseline \(baseline)")
-        CrashPoint.reach("rekey.switched")
+        try CrashPoint.reach("rekey.switched")
         store = try SyncStore.open(at: path)
         // 5. The manifest in the new content name.
         try publishManifest(of: store)
+        try CrashPoint.reach("rekey.manifest.published")
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
 
     private func syncOld(store: SyncStore, namespace: SyncNamespace) throws -> SyncReport {
-        let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(dryRun: options.dryRun),
+        let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(dryRun: options.dryRun, changesPerLog: options.changesPerLog),
                                   report: SyncReport(store: path, container: container, contentName: namespace.contentName,
                                                      modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: options.dryRun, syncEnabled: true))
         if !options.dryRun { try store.setSyncEnabled(true, container: container) }
         try session.export()
-        if try session.importAll(), !options.dryRun {
-            try session.fix(path: path)
-            try session.export()
-        }
+        if try session.fixIfNeeded(imported: try session.importAll(), path: path) { try session.export() }
         if !options.dryRun { try session.publishManifest(enabled: true) }
         return try session.finish()
     }

@@ -91,7 +91,7 @@ public struct SeedStoreBuilder: Sendable {
         case .sqlite(let file): expected = try copy(file, to: temporary, configuration: configuration, user: user)
         }
         report.records = try verify(temporary, expected: expected, configuration: configuration, user: user)
-        CrashPoint.reach("seedStore.built")
+        try CrashPoint.reach("seedStore.built")
         let (dangling, count) = try danglingReferences(ifInstalling: temporary, configuration: configuration, user: user)
         report.danglingReferences = dangling
         report.danglingReferenceCount = count
@@ -110,7 +110,7 @@ public struct SeedStoreBuilder: Sendable {
         }
         report.installed = true
         DurableFile.syncFolder(folder)
-        CrashPoint.reach("seedStore.installed")
+        try CrashPoint.reach("seedStore.installed")
         return report
     }
 

@@ -22,6 +22,8 @@ public final class StoreMigrationSource: MigrationSource {
     public let location: String
     /// The store's UUID, format, size, first and last 64 KiB, and its `-wal`'s size.
     public let fingerprint: String
+    /// The old store's model version hash and those it was migrated from.
+    public var sourceModelHashes: [String] { [store.metadata.modelHash] + ((try? store.modelLineage()) ?? []) }
     /// Records per read from the old store.
     public var pageSize = 500
     /// What the steps' key paths read from other records (empty for most chains).

@@ -28,8 +28,12 @@ final class PeerLogCursor {
         last = watermark
     }
 
+    /// The log files read so far, by the range they hold (to name the file of a transaction).
+    private var readLogs: [(name: LogName, path: String)] = []
+
     /// The next transaction, loading the next log when needed; `nil` at the end or after a stop.
     func peek() -> SyncTransaction? {
+        guard stop == nil else { return nil }
         while position >= loaded.count {
             guard stop == nil, !logs.isEmpty else { return nil }
             loadNextLog()
@@ -42,6 +46,18 @@ final class PeerLogCursor {
         guard position < loaded.count else { return }
         last = loaded[position].sequence
         position += 1
+    }
+
+    /// Stops the cursor: nothing more of this peer is taken in this run.
+    func halt(_ finding: SyncFinding) {
+        stop = finding
+        loaded = []
+        position = 0
+    }
+
+    /// The path of the log file that holds this peer's transaction `sequence`, among those read.
+    func file(of sequence: Int64) -> String? {
+        readLogs.first { $0.name.first <= sequence && sequence <= $0.name.last }?.path
     }
 
     /// Whether transactions are known to be left (a log not yet read, or one read and not taken).
@@ -79,6 +95,7 @@ final class PeerLogCursor {
                                      hint: "the file was not written by storekeep; move it away")
             }
             loaded = transactions.filter { $0.sequence > last }
+            readLogs.append((name, path))
         } catch let error as ContainerError {
             let code = error.reason == .foreignLog ? "log.foreign" : "log.damaged"
             stop = SyncFinding(code: code, severity: "error", peer: peer, file: error.path, message: error.message, hint: error.hint)

@@ -42,6 +42,7 @@ public struct StoreSynchronizer: Sendable {
     ///   errors: they are findings in the report, and everything else is still done.
     public func run() throws -> SyncReport {
         let started = Date()
+        CrashPoint.install()
         try requireContainer()
         let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep sync", waitingUpTo: options.lockTimeout)
         defer { lock?.release() }
@@ -70,6 +71,12 @@ public struct StoreSynchronizer: Sendable {
                 return report
             }
         }
+        if let newPeerID = options.newPeerID {
+            guard !options.dryRun else {
+                throw MaintenanceError(path: path, problem: "--new-peer-id does not go with --dry-run", hint: "run it without --dry-run", failureKind: .usage)
+            }
+            try session.continueUnderNewPeerID(newPeerID, path: path)
+        }
         if let conflict = try session.accountConflict() {
             session.report.findings.append(conflict)
             report = try session.finish()
@@ -80,10 +87,7 @@ public struct StoreSynchronizer: Sendable {
         try session.publishAccountBaselineIfPending()
         try session.applyBaselineIfNeeded()
         let imported = try session.importAll()
-        if imported, !options.dryRun {
-            try session.fix(path: path)
-            try session.export()
-        }
+        if try session.fixIfNeeded(imported: imported, path: path) { try session.export() }
         session.reportOtherModels()
         if !options.dryRun { try session.publishManifest(enabled: true) }
         report = try session.finish()

@@ -8,6 +8,9 @@ public struct SyncOptions: Sendable {
     public var changesPerImportBatch: Int
     /// How long to wait for the store's lock when another process holds it.
     public var lockTimeout: Double
+    /// For a store restored from a backup (its transactions are not the ones its peer ID
+    /// published): the peer ID it continues under (`docs/container.md`, "Restored stores").
+    public var newPeerID: String?
 
     /// Creates options.
     public init(dryRun: Bool = false, changesPerLog: Int = 50_000, changesPerImportBatch: Int = 20_000, lockTimeout: Double = 120) {

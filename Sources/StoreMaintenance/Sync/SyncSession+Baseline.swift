@@ -32,7 +32,16 @@ extension SyncSession {
             report.baselinesApplied.append("\(namespace.baselineFolder)/\(newest)")
             return
         }
-        let result = try store.applyBaseline(body, coverage: BaselineCoverage(vector: header.vector, latestClock: HybridTimestamp(rawValue: header.latestClock)))
+        let result: RemoteImportReport
+        do {
+            result = try store.applyBaseline(body, coverage: BaselineCoverage(vector: header.vector, latestClock: HybridTimestamp(rawValue: header.latestClock)))
+        } catch let error where Self.isContentError(error) {
+            // Applied whole or not at all: the store holds nothing of it.
+            report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: "\(namespace.baselineFolder)/\(newest)",
+                                               message: "its content cannot be applied: \(error)",
+                                               hint: "the peer that wrote it (\(header.peer)) can write another with `storekeep archive` or `storekeep rekey`; move this one away"))
+            return
+        }
         report.baselinesApplied.append("\(namespace.baselineFolder)/\(newest)")
         report.conflictsWon += result.conflictsWon
         report.conflictsLost += result.conflictsLost

@@ -10,7 +10,6 @@ extension SyncSession {
     /// - Returns: whether anything was imported.
     func importAll() throws -> Bool {
         var watermarks = try store.importWatermarks()
-        let decoderModel = store.model
         var cursors: [PeerLogCursor] = []
         for other in try namespace.peers() where other != peer && !refusesImport(from: other) {
             do {
@@ -24,7 +23,7 @@ extension SyncSession {
                 report.findings.append(SyncFinding(code: "log.stranger", severity: "warning", peer: other, file: "\(namespace.logFolder(other))/\(name)",
                                                    message: "is not a log file name; sync leaves it alone", hint: "move it out of the container"))
             }
-            cursors.append(PeerLogCursor(peer: other, namespace: namespace, decoder: TransactionLogDecoder(model: decoderModel, peer: other, decodingPayloads: false),
+            cursors.append(PeerLogCursor(peer: other, namespace: namespace, decoder: TransactionLogDecoder(store: store, peer: other, decodingPayloads: false),
                                          logs: logs, watermark: watermarks[other] ?? 0, accounts: logAccountRule(for: other)))
         }
         var batch: [SyncTransaction] = []
@@ -38,14 +37,14 @@ extension SyncSession {
                     report.importedChanges[transaction.peer, default: 0] += transaction.changes.count
                 }
             } else {
-                let result = try store.applyRemoteTransactions(batch)
-                CrashPoint.reach("sync.import.batch")
-                report.importedTransactions.merge(result.transactions, uniquingKeysWith: +)
-                report.importedChanges.merge(result.changes, uniquingKeysWith: +)
-                report.conflictsWon += result.conflictsWon
-                report.conflictsLost += result.conflictsLost
-                report.changesToDeletedRecords += result.changesToDeletedRecords
-                report.skippedChanges += result.skipped
+                do {
+                    record(try store.applyRemoteTransactions(batch))
+                } catch let error where Self.isContentError(error) {
+                    // One transaction cannot be applied: the batch was rolled back whole. Applied one
+                    // at a time, the others go in and the one that cannot stops its peer, named.
+                    watermarks = try applyOneByOne(batch, cursors: cursors)
+                }
+                try CrashPoint.reach("sync.import.batch")
             }
             importedAny = true
             batch.removeAll(keepingCapacity: true)
@@ -78,6 +77,56 @@ extension SyncSession {
             }
         }
         return importedAny
+    }
+
+    private func record(_ result: RemoteImportReport) {
+        report.importedTransactions.merge(result.transactions, uniquingKeysWith: +)
+        report.importedChanges.merge(result.changes, uniquingKeysWith: +)
+        report.conflictsWon += result.conflictsWon
+        report.conflictsLost += result.conflictsLost
+        report.changesToDeletedRecords += result.changesToDeletedRecords
+        report.skippedChanges += result.skipped
+    }
+
+    /// Whether `error` comes from what a log holds (a malformed change, a value the store refuses),
+    /// not from the disk or the database.
+    static func isContentError(_ error: any Error) -> Bool {
+        if error is WireError { return true }
+        if let error = error as? StoreError { return error.reason == .invalidRequest || error.reason == .damaged }
+        return false
+    }
+
+    /// Applies `batch` one transaction per SQLite transaction, in order: a transaction that cannot
+    /// be applied stops its peer's cursor (finding `log.damaged` naming its file), and a transaction
+    /// that depends on one not applied stops its own peer's (`peer.waiting`).
+    ///
+    /// - Returns: the watermarks afterwards.
+    private func applyOneByOne(_ batch: [SyncTransaction], cursors: [PeerLogCursor]) throws -> [String: Int64] {
+        var applied = try store.importWatermarks()
+        var stopped = Set<String>()
+        let cursorOf = Dictionary(cursors.map { ($0.peer, $0) }, uniquingKeysWith: { first, _ in first })
+        for transaction in batch where !stopped.contains(transaction.peer) {
+            let cursor = cursorOf[transaction.peer]
+            if let blocker = transaction.dependencies.first(where: { stopped.contains($0.key) && (applied[$0.key] ?? 0) < $0.value }) {
+                stopped.insert(transaction.peer)
+                cursor?.halt(SyncFinding(
+                    code: "peer.waiting", severity: "error", peer: transaction.peer,
+                    message: "peer \(transaction.peer)'s transaction \(transaction.sequence) waits for peer \(blocker.key)'s transaction \(blocker.value), which cannot be used",
+                    hint: "see the finding about peer \(blocker.key)'s log"))
+                continue
+            }
+            do {
+                record(try store.applyRemoteTransactions([transaction]))
+                applied[transaction.peer] = transaction.sequence
+            } catch let error where Self.isContentError(error) {
+                stopped.insert(transaction.peer)
+                cursor?.halt(SyncFinding(
+                    code: "log.damaged", severity: "error", peer: transaction.peer, file: cursor?.file(of: transaction.sequence),
+                    message: "peer \(transaction.peer)'s transaction \(transaction.sequence) cannot be applied: \(error)",
+                    hint: "the file was not written by a working storekeep; move it away, and the peer publishes its transactions again"))
+            }
+        }
+        return applied
     }
 
     /// Whether every transaction `transaction` depended on (of peers other than its own and this

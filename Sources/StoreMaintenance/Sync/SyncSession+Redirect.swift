@@ -12,7 +12,7 @@ extension SyncSession {
     /// - Returns: whether the store moved.
     func followRedirect(_ redirect: Redirect, path: String) throws -> Bool {
         let old = namespace.contentName
-        if try importAll(), !options.dryRun { try fix(path: path) }
+        try fixIfNeeded(imported: try importAll(), path: path)
         guard redirect.modelHash == store.metadata.modelHash else {
             report.findings.append(SyncFinding(
                 code: "content.moved", severity: "error", file: namespace.redirectPath,
@@ -26,6 +26,12 @@ extension SyncSession {
         let header: BaselineHeader
         do {
             (header, _) = try target.readBaseline(redirect.baseline)
+            let sha = try target.sha256(ofBaseline: redirect.baseline)
+            guard sha == redirect.baselineSHA256 else {
+                throw ContainerError(.damagedLog, path: "\(target.baselineFolder)/\(redirect.baseline)",
+                                     message: "is not the baseline the redirect names: its SHA-256 is \(sha.prefix(16))…, the redirect's \(redirect.baselineSHA256.prefix(16))…",
+                                     hint: "")
+            }
         } catch let error as ContainerError {
             report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: error.path, message: error.message,
                                                hint: "the peer that rekeyed (\(redirect.by)) can make it again with `storekeep rekey`; until then this store stays on \(old)"))

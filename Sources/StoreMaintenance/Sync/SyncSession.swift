@@ -33,12 +33,10 @@ final class SyncSession {
         }
         var published = status.exportedSequence
         if let newest = own.last, newest.last > published {
-            guard newest.last <= status.localSequence else {
-                throw MaintenanceError(
-                    path: store.path,
-                    problem: "the container holds this peer's (\(peer)) transactions up to \(newest.last), but the store has only issued \(status.localSequence): it is older than what it exported (restored from a backup?) or another store has the same peer ID",
-                    hint: "sync the newest copy of this store; a restored backup must get a new peer ID before it syncs (see docs/container.md, \"Restored stores\")",
-                    failureKind: .badInput)
+            // Logs past what the store recorded: published by a run killed before it recorded them
+            // (the same transactions), or by another copy of this peer (a store restored from a backup).
+            if let divergence = try firstDivergence(of: own, exported: published, issued: status.localSequence) {
+                throw divergenceError(at: divergence, issued: status.localSequence)
             }
             published = newest.last
             if !options.dryRun { try store.recordExported(through: published) }
@@ -52,9 +50,9 @@ final class SyncSession {
             report.exportedChanges += encoder.changeCount
             if !options.dryRun {
                 report.logsWritten.append(try publish(encoder))
-                CrashPoint.reach("sync.log.published")
+                try CrashPoint.reach("sync.log.published")
                 try store.recordExported(through: last)
-                CrashPoint.reach("sync.log.recorded")
+                try CrashPoint.reach("sync.log.recorded")
             }
             published = last
             if !more { break }
@@ -87,12 +85,16 @@ final class SyncSession {
             }
             expected = max(expected, name.last + 1)
         }
+        // Missing after the last log that is there (or every log missing).
+        if expected <= published { try rewrite(from: expected, through: published, replacing: nil) }
     }
 
     private func rewrite(from first: Int64, through last: Int64, replacing damaged: LogName?) throws {
         let encoder = TransactionLogEncoder()
         try store.exportTransactions(after: first - 1, through: last, into: encoder, maxChanges: .max)
         guard encoder.firstSequence == first, encoder.lastSequence == last else {
+            // Archived: a peer that lacks them starts from the baseline that holds them.
+            if last <= baselineCoverageOfThisPeer() { return }
             report.findings.append(SyncFinding(code: "log.unrecoverable", severity: "warning", peer: peer,
                                                message: "this peer's transactions \(first)–\(last) are needed by another peer, but the store no longer holds them all",
                                                hint: "restore the log files from an archive (`storekeep archive restore`)"))
@@ -100,8 +102,7 @@ final class SyncSession {
         }
         if let damaged {
             let path = "\(namespace.logFolder(peer))/\(damaged.fileName)"
-            let aside = "\(namespace.logFolder(peer))/.\(damaged.fileName).damaged-\(Int(Date().timeIntervalSince1970))"
-            guard rename(path, aside) == 0 else { return }
+            try namespace.moveAside(damaged, of: peer)
             report.findings.append(SyncFinding(code: "log.rewritten", severity: "warning", peer: peer, file: path,
                                                message: "this peer's own log was damaged; it was moved aside and written again from the store",
                                                hint: "check the disk or share that holds the container"))
@@ -110,32 +111,60 @@ final class SyncSession {
     }
 
     /// The smallest of what the other peers' manifests say they imported of this peer (0 for a
-    /// peer whose manifest says nothing of it).
+    /// peer whose manifest says nothing of it); forgotten peers (`storekeep peers forget`) do not
+    /// count, as they do not for `archive`.
     private func lowestImportOfThisPeer() throws -> Int64 {
         var lowest = Int64.max
-        for other in try namespace.peers() where other != peer {
+        let peers = try namespace.peers()
+        let forgotten = ForgottenPeers.all(in: namespace, peers: peers)
+        for other in peers where other != peer && !forgotten.contains(other) {
             let manifest = try? namespace.manifest(of: other)
             lowest = min(lowest, manifest?.imported[peer] ?? 0)
         }
         return lowest == .max ? 0 : lowest
     }
 
-    /// Makes `repair`'s deterministic fixes after an import (``ImportFixer``).
-    func fix(path: String) throws {
-        report.fixes += try ImportFixer(path: path).run()
-        CrashPoint.reach("sync.fixed")
+    /// How far the namespace's newest baseline holds this peer's transactions: a peer that needs
+    /// them gets them from it, so logs up to there need not be written again.
+    private func baselineCoverageOfThisPeer() -> Int64 {
+        guard let newest = try? namespace.baselines().last else { return 0 }
+        return namespace.baselineHeader(newest)?.vector[peer] ?? 0
     }
 
-    /// Reports the peers of the same content name that sync with another model version.
+    /// Makes `repair`'s deterministic fixes after an import (``ImportFixer``): after this run's
+    /// import, or after an earlier run's that was stopped before its fixes (the store says so).
+    ///
+    /// - Returns: whether fixes were looked for (so that what they made is exported next).
+    @discardableResult
+    func fixIfNeeded(imported: Bool, path: String) throws -> Bool {
+        guard !options.dryRun, try imported || store.importFixPending() else { return false }
+        report.fixes += try ImportFixer(path: path).run()
+        try CrashPoint.reach("sync.fixed")
+        try store.clearImportFixPending()
+        return true
+    }
+
+    /// Reports the peers of the same content name that sync with another model version, and which
+    /// side is on the newer one where the manifests and the store's own lineage tell (a store made
+    /// by `migrate` from a storekeep store knows the model versions it came from).
     func reportOtherModels() {
         guard let others = try? namespace.otherModels() else { return }
+        let ownLineage = (try? store.modelLineage()) ?? []
         for (hash, peers) in others.sorted(by: { $0.key < $1.key }) where !peers.isEmpty {
             let other = SyncNamespace(container: namespace.container, contentName: namespace.contentName, modelHash: hash)
-            let version = peers.lazy.compactMap { try? other.manifest(of: $0) }.first?.modelVersion ?? "unknown"
-            report.findings.append(SyncFinding(
-                code: "peer.otherModel", severity: "warning", file: other.path,
-                message: "peers \(peers.joined(separator: ", ")) sync content name \(namespace.contentName) with model version '\(version)' (hash \(hash.prefix(12))), not this store's '\(store.metadata.modelVersion)': their changes and this store's do not reach each other",
-                hint: "when '\(version)' is the newer version, migrate this store to it first (`storekeep migrate`), then sync"))
+            let manifests = peers.compactMap { try? other.manifest(of: $0) }
+            let version = manifests.first?.modelVersion ?? "unknown"
+            let theirs = "model version '\(version)' (hash \(hash.prefix(12)))", ours = "this store's '\(store.metadata.modelVersion)'"
+            let message = "peers \(peers.joined(separator: ", ")) sync content name \(namespace.contentName) with \(theirs), not \(ours): their changes and this store's do not reach each other"
+            let hint: String
+            if manifests.contains(where: { $0.migratedFrom?.contains(namespace.modelHash) == true }) {
+                hint = "'\(version)' is the newer version (those peers were migrated from this one): migrate this store to it first (`storekeep migrate STORE --to NEW.store --model BUNDLE`), then sync the migrated store"
+            } else if ownLineage.contains(hash) {
+                hint = "'\(version)' is an older version (this store was migrated from it): those peers migrate their stores to '\(store.metadata.modelVersion)' (`storekeep migrate`), then sync"
+            } else {
+                hint = "which version is newer cannot be told from the container; the peers on the older one migrate their stores (`storekeep migrate`), then sync"
+            }
+            report.findings.append(SyncFinding(code: "peer.otherModel", severity: "warning", file: other.path, message: message, hint: hint))
         }
     }
 
@@ -145,7 +174,9 @@ final class SyncSession {
         try namespace.write(PeerManifest(
             peer: peer, contentName: namespace.contentName, modelHash: namespace.modelHash, modelVersion: store.metadata.modelVersion,
             storeFormat: store.metadata.formatVersion, exported: status.exportedSequence, imported: status.watermarks,
-            syncEnabled: enabled, lastSeen: Date(), account: store.metadata.accountToken))
+            syncEnabled: enabled, lastSeen: Date(), account: store.metadata.accountToken,
+            migratedFrom: try store.modelLineage().nilIfEmpty))
+        try CrashPoint.reach("sync.manifest.published")
     }
 
     /// The report, with where the store stands now.
@@ -155,4 +186,9 @@ final class SyncSession {
         report.watermarks = status.watermarks
         return report
     }
+}
+
+extension Array {
+    /// `nil` when empty.
+    fileprivate var nilIfEmpty: Self? { isEmpty ? nil : self }
 }

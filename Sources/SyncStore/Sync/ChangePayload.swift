@@ -112,14 +112,8 @@ enum ChangePayload {
         var result: [SyncPropertyChange] = []
         result.reserveCapacity(count)
         for _ in 0..<count {
-            let start = reader.offset
-            let position = try reader.count()
-            guard let property = schema.property(at: position) else {
-                throw WireError(offset: start, problem: "property number \(position) does not exist in entity \(schema.entity)")
-            }
-            let tagOffset = reader.offset
-            let tagByte = try reader.byte()
-            guard let tag = Tag(rawValue: tagByte) else { throw WireError(offset: tagOffset, problem: "unknown value tag \(tagByte)") }
+            let (property, tag, tagOffset) = try readPropertyHeader(from: &reader, schema: schema)
+            let tagByte = tag.rawValue
             switch property.storage {
             case .attribute:
                 let value: AttributeValue
@@ -158,6 +152,22 @@ enum ChangePayload {
         }
         guard reader.isAtEnd else { throw WireError(offset: reader.offset, problem: "\(reader.remaining) bytes after the last property") }
         return result
+    }
+
+    /// Reads one property's number and value tag, checking both against `schema`.
+    ///
+    /// - Returns: the property, its tag, and the tag's offset.
+    static func readPropertyHeader(from reader: inout WireReader, schema: SyncEntitySchema) throws(WireError)
+        -> (SyncEntitySchema.Property, Tag, Int) {
+        let start = reader.offset
+        let position = try reader.count()
+        guard let property = schema.property(at: position) else {
+            throw WireError(offset: start, problem: "property number \(position) does not exist in entity \(schema.entity)")
+        }
+        let tagOffset = reader.offset
+        let tagByte = try reader.byte()
+        guard let tag = Tag(rawValue: tagByte) else { throw WireError(offset: tagOffset, problem: "unknown value tag \(tagByte)") }
+        return (property, tag, tagOffset)
     }
 
     /// Reads an attribute value whose tag has been read.

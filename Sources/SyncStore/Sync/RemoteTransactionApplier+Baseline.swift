@@ -83,7 +83,11 @@ extension RemoteTransactionApplier {
 
     private func applyBaselineRecord(entity: String, id: GlobalID, seed: SeedMark?, updated: Double?, insertClock: PropertyClock,
                                      overrides: [Int: PropertyClock], payload: [UInt8]) throws {
-        guard let schema = store.syncSchemas[entity], let plan = store.plans[entity], !plan.isAbstract else { return }
+        // Both sides hold the same model (equal model hashes): an entity it does not have is damage.
+        guard let schema = store.syncSchemas[entity], let plan = store.plans[entity] else {
+            throw WireError(offset: 0, problem: "a record of entity '\(entity)', which the model does not have")
+        }
+        guard !plan.isAbstract else { return }
         if try isDeleted(id) { return }
         func clockOf(_ name: String) -> PropertyClock? { schema.position(of: name).flatMap { overrides[$0] } }
         if case .inserted(let memberships) = try writer.writeEncoded(entity: entity, globalID: id, seed: seed, payload: payload) {

@@ -21,12 +21,21 @@ public struct TransactionLogDecoder {
     ///
     /// - Parameter decodingPayloads: decode each change's properties (the default); with `false`,
     ///   each change keeps its encoded payload (``SyncChange/encodedPayload``), which the import
-    ///   binds straight into the store: the faster way to import.
+    ///   binds straight into the store: the faster way to import. The payload is still checked
+    ///   whole (``WireError`` for a malformed one), only its values are not built.
     public init(model: ManagedModel, peer: String, decodingPayloads: Bool = true) {
         let layout = StoreLayout(model: model)
         schemas = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
             SyncEntitySchema(entity: entity.name, layout: layout, model: model).map { (entity.name, $0) }
         })
+        self.peer = peer
+        self.decodingPayloads = decodingPayloads
+    }
+
+    /// A decoder for logs of `peer` written with `store`'s model, using the carried properties the
+    /// store has worked out already (cheaper than ``init(model:peer:decodingPayloads:)`` once per peer).
+    public init(store: SyncStore, peer: String, decodingPayloads: Bool = true) {
+        schemas = store.syncSchemas
         self.peer = peer
         self.decodingPayloads = decodingPayloads
     }
@@ -88,6 +97,12 @@ public struct TransactionLogDecoder {
             throw WireError(offset: start, problem: "entity '\(entity)' is not in the model")
         }
         if !decodingPayloads {
+            // Checked whole now, so that a malformed change stops its log before any of it is applied.
+            do {
+                try ChangePayload.validate(payload, schema: schema)
+            } catch {
+                throw WireError(offset: payloadStart + error.offset, problem: error.problem)
+            }
             var change = SyncChange(kind: kind, entity: entity, globalID: globalID, seed: seed)
             change.encodedPayload = Array(payload)
             return change

@@ -89,6 +89,44 @@ public struct WireReader {
         return text
     }
 
+    /// Steps over length-prefixed text, checking that it is UTF-8 without making a string of it.
+    public mutating func skipText() throws(WireError) {
+        let start = offset
+        let view = try slice()
+        guard Self.isUTF8(view) else { throw WireError(offset: start, problem: "text that is not valid UTF-8") }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
+    static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard index + length <= count else { return false }
+            let second = bytes[index + 1]
+            guard second >= low, second <= high else { return false }
+            for next in stride(from: index + 2, to: index + length, by: 1) where bytes[next] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+
     /// `count` raw bytes.
     public mutating func raw(_ count: Int) throws(WireError) -> UnsafeRawBufferPointer {
         guard count >= 0, count <= remaining else { throw WireError(offset: offset, problem: "the data ends early") }

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// `archive` and `peers` through the real binary: `--older-than` archives and prunes only the logs
+/// old enough, silent peers are reported and only forgotten on `peers forget`, a forgotten peer
+/// that returns catches up, a peer with sync off keeps its unexported history, and `restore`
+/// refuses before it writes anything.
+@Suite("archive and peers")
+struct ArchivePeersTests {
+    private func age(_ file: URL, days: Double) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-days * 86_400)], ofItemAtPath: file.path)
+    }
+
+    @Test("--older-than archives the old logs of each peer up to the first young one, and prunes only their history")
+    func olderThan() throws {
+        let peers = try SyncPeers.exchanging(rounds: 6)
+        defer { peers.directory.remove() }
+        // A's logs 1–3 and 5 are old, 4 is young: only 1–3 may go (5 would leave a hole). B's 1–2.
+        let aLogs = try peers.logs("A"), bLogs = try peers.logs("B")
+        #expect(aLogs.count == 6 && bLogs.count == 6)
+        for index in [0, 1, 2, 4] { try age(aLogs[index], days: 10) }
+        for index in [0, 1] { try age(bLogs[index], days: 10) }
+        let before = try peers.history("A")
+        let result = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--older-than", "1d", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let report = try result.jsonObject()
+        #expect(report["archivedLogs"] as? Int == 5, "\(result.stdout)")
+        #expect(report["removedLogs"] as? Int == 5)
+        #expect((report["watermark"] as? [String: Int]) == ["A": 6, "B": 6], "the all-peer watermark, as it is")
+        #expect((report["prunedThrough"] as? [String: Int]) == ["A": 3, "B": 2], "\(result.stdout)")
+        #expect(try peers.logs("A").map(\.lastPathComponent) == aLogs[3...].map(\.lastPathComponent))
+        #expect(try peers.logs("B").map(\.lastPathComponent) == bLogs[2...].map(\.lastPathComponent))
+        // The history of the logs that stay is kept: the store can write them again.
+        let after = try peers.history("A")
+        for sequence in Int64(4)...6 { #expect(after.contains(PeerTransaction(peer: "A", sequence: sequence)), "A#\(sequence)") }
+        for sequence in Int64(3)...6 { #expect(after.contains(PeerTransaction(peer: "B", sequence: sequence)), "B#\(sequence)") }
+        #expect(after.count < before.count)
+        // A new device joins: the baseline and the logs that stay give it the same content.
+        let fresh = peers.directory.url.appendingPathComponent("N.store").path
+        #expect(try StorekeepProcess.run(["init", fresh, "--model", ModelFiles.speechTimer, "--content-name", "SpeechTimer", "--peer-id", "N"]).status == 0)
+        #expect(try StorekeepProcess.run(["sync", fresh, "--container", peers.container]).status == 0)
+        let sync = try peers.sync("A", ["--json"])
+        #expect(sync.status == 0 && !sync.stdout.contains("log.unrecoverable"), "\(sync)")
+        let joined = try StorekeepProcess.run(["digest", fresh, "--json"]).jsonObject()["digest"] as? String
+        #expect(joined == (try peers.digest("A")))
+    }
+
+    @Test("a silent peer is reported by --forget-after and holds archiving back until forgotten; forgotten, it can come back")
+    func silentAndForgottenPeers() throws {
+        let peers = try SyncPeers.exchanging(["A", "B", "C"], rounds: 2)
+        defer { peers.directory.remove() }
+        // C goes silent with a change it has not exported; A and B go on.
+        #expect(try peers.apply("C", [SpeechLines.speech("C-offline", title: "made while silent")]).status == 0)
+        for round in 2..<4 {
+            #expect(try peers.apply("A", [SpeechLines.speech("A\(round)", title: "a \(round)")]).status == 0)
+            #expect(try peers.sync("A").status == 0)
+            #expect(try peers.sync("B").status == 0)
+        }
+        // C's manifest says it was last seen 100 days ago.
+        let manifest = try peers.logFolder("C").deletingLastPathComponent().appendingPathComponent("manifest.json")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        document["lastSeen"] = Date().timeIntervalSince1970 - 100 * 86_400
+        try JSONSerialization.data(withJSONObject: document).write(to: manifest)
+
+        let held = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--forget-after", "30d", "--json"]).jsonObject()
+        #expect((held["silentPeers"] as? [[String: Any]])?.map { $0["peer"] as? String } == ["C"], "\(held)")
+        #expect(held["registeredPeers"] as? [String] == ["A", "B", "C"], "reported, not forgotten")
+        #expect((held["watermark"] as? [String: Int])?["A"] == 2, "C imported A's first 2 only: \(held)")
+        #expect(held["archivedLogs"] as? Int == 4, "A's 1–2 and B's 1–2")
+        #expect(try peers.logs("A").count == 2, "A's 3–4 stay for C")
+
+        let list = try StorekeepProcess.run(["peers", "list", peers.store("A"), "--container", peers.container, "--json"])
+        #expect(list.status == 0, "\(list)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.map { $0["peer"] as? String } == ["A", "B", "C"])
+        #expect(listed.first { $0["peer"] as? String == "A" }?["isLocal"] as? Bool == true)
+        #expect(listed.allSatisfy { $0["forgotten"] as? Bool == false })
+
+        #expect(try StorekeepProcess.run(["peers", "forget", peers.store("A"), "--container", peers.container, "--peer", "A"]).status == 64)
+        #expect(try StorekeepProcess.run(["peers", "forget", peers.store("A"), "--container", peers.container, "--peer", "Z"]).status == 64)
+        #expect(try StorekeepProcess.run(["peers", "forget", peers.store("A"), "--container", peers.container, "--peer", "C"]).status == 0)
+        let forgotten = try JSONSerialization.jsonObject(with: Data(try StorekeepProcess.run(["peers", "list", peers.store("A"), "--container", peers.container, "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(forgotten?.first { $0["peer"] as? String == "C" }?["forgotten"] as? Bool == true)
+
+        let archived = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"]).jsonObject()
+        #expect(archived["forgottenPeers"] as? [String] == ["C"])
+        #expect(archived["archivedLogs"] as? Int == 2, "A's 3–4 now go: \(archived)")
+        #expect(try peers.logs("A").isEmpty)
+        // No peer is told to restore archives because of the forgotten one's old manifest (A's
+        // next log leaves a gap after what C said it imported: archived, not lost).
+        #expect(try peers.apply("A", [SpeechLines.speech("A-after", title: "after the archive")]).status == 0)
+        for name in ["A", "B", "A"] {
+            let sync = try peers.sync(name, ["--json"])
+            #expect(sync.status == 0, "\(sync)")
+            #expect(!sync.stdout.contains("log.unrecoverable"), "\(name): \(sync.stdout)")
+        }
+        // C comes back: it starts from the baseline, and its offline speech reaches everyone.
+        #expect(try peers.syncUntilQuiet() <= 4)
+        #expect(try peers.digest("A") == peers.digest("C"))
+        #expect(try peers.digest("B") == peers.digest("C"))
+        let speeches = try StorekeepProcess.run(["digest", peers.store("A"), "--json"]).jsonObject()["entities"] as? [String: Any]
+        #expect((speeches?["Speech"] as? [String: Any])?["records"] as? Int == 8)
+        let back = try JSONSerialization.jsonObject(with: Data(try StorekeepProcess.run(["peers", "list", peers.store("A"), "--container", peers.container, "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(back?.first { $0["peer"] as? String == "C" }?["forgotten"] as? Bool == false, "a peer that syncs again counts again")
+    }
+
+    @Test("a store with sync off keeps its unexported history through an archive; switched on, it is exported")
+    func disabledPeerHistoryKept() throws {
+        let peers = try SyncPeers.exchanging(rounds: 2)
+        defer { peers.directory.remove() }
+        #expect(try peers.sync("A", ["--disable"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("A-off-1", title: "off 1")]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("A-off-2", title: "off 2")]).status == 0)
+        let archive = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"])
+        #expect(archive.status == 0, "\(archive)")
+        #expect((try archive.jsonObject()["watermark"] as? [String: Int])?["A"] == 2)
+        let history = try peers.history("A")
+        #expect(history.contains(PeerTransaction(peer: "A", sequence: 3)) && history.contains(PeerTransaction(peer: "A", sequence: 4)))
+        #expect(try peers.sync("A", ["--enable"]).status == 0)
+        #expect(try peers.syncUntilQuiet() <= 3)
+        #expect(try peers.digest("A") == peers.digest("B"))
+        let speeches = try StorekeepProcess.run(["digest", peers.store("B"), "--json"]).jsonObject()["entities"] as? [String: Any]
+        #expect((speeches?["Speech"] as? [String: Any])?["records"] as? Int == 6)
+    }
+
+    @Test("restore refuses before it writes anything when a file is in the way; --force restores")
+    func restoreRefusesFirst() throws {
+        let peers = try SyncPeers.exchanging(rounds: 3)
+        defer { peers.directory.remove() }
+        let archive = try #require(try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"]).jsonObject()["archive"] as? String)
+        let target = peers.directory.url.appendingPathComponent("restored").path
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        #expect(try StorekeepProcess.run(["archive", "restore", archive, "--container", target]).status == 0)
+        // All but one file removed: the one left is in the way.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: target).filter { $0.hasSuffix(".sklog") }.sorted()
+        #expect(files.count == 6)
+        for file in files.dropFirst(3) { try FileManager.default.removeItem(atPath: "\(target)/\(file)") }
+        for file in files.prefix(2) { try FileManager.default.removeItem(atPath: "\(target)/\(file)") }
+        let before = try FileManager.default.subpathsOfDirectory(atPath: target).sorted()
+        let refused = try StorekeepProcess.run(["archive", "restore", archive, "--container", target])
+        #expect(refused.status == 73, "\(refused)")
+        #expect(refused.stderr.contains(files[2]), "the file in the way is named: \(refused.stderr)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: target).sorted() == before, "nothing was written")
+        #expect(try StorekeepProcess.run(["archive", "restore", archive, "--container", target, "--force"]).status == 0)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: target).filter { $0.hasSuffix(".sklog") }.count == 6)
+    }
+}
