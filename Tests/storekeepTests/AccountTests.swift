@@ -57,7 +57,10 @@ struct AccountTests {
         #expect(try account(peers, "C", ["--set", "alice"]).status == 0)
         #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "alice's")]).status == 0)
         // Killed right after its first log was published: no manifest.
-        let killed = try StorekeepProcess.run(["sync", peers.store("A"), "--container", peers.container], environment: ["STOREKEEP_CRASH_AFTER": "1"])
+        let points = try peers.crashPoints { ["sync", $0.store("A"), "--container", $0.container] }
+        let published = try #require(points.firstIndex(of: "sync.log.published"), "\(points)")
+        let killed = try StorekeepProcess.run(["sync", peers.store("A"), "--container", peers.container],
+                                              environment: ["STOREKEEP_CRASH_AFTER": String(published + 1)])
         #expect(killed.status == SIGKILL, "\(killed)")
         let log = try #require(try peers.logs("A").first)
         #expect(!FileManager.default.fileExists(atPath: log.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("manifest.json").path))
