@@ -78,6 +78,24 @@ struct AccountTests {
         #expect(try SyncStore.open(at: peers.store("C"), readOnly: true).record(GlobalID("S1")) != nil)
     }
 
+    @Test("the baselines rekey and archive write name the store's account")
+    func baselinesCarryTheAccount() throws {
+        let peers = try SyncPeers(["A"])
+        defer { peers.directory.remove() }
+        #expect(try account(peers, "A", ["--set", "alice"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "alice's")]).status == 0)
+        #expect(try peers.sync("A").status == 0)
+        #expect(try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--to", peers.directory.url.appendingPathComponent("archives").path]).status == 0)
+        #expect(try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "ST-rekeyed"]).status == 0)
+        let baselines = (FileManager.default.enumerator(atPath: peers.container)?.allObjects as? [String] ?? [])
+            .filter { $0.contains("/baselines/") && !$0.hasPrefix(".") && !($0.split(separator: "/").last?.hasPrefix(".") ?? true) }
+        #expect(baselines.count >= 2, "\(baselines)")
+        for baseline in baselines {
+            let head = try Data(contentsOf: URL(fileURLWithPath: peers.container).appendingPathComponent(baseline)).prefix(800)
+            #expect(String(decoding: head, as: UTF8.self).contains(#""account":"alice""#), "\(baseline)")
+        }
+    }
+
     @Test("a store with an account and one without share nothing until the second adopts the account")
     func accountAndNoAccount() throws {
         let peers = try SyncPeers(["A", "B"])

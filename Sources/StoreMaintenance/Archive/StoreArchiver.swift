@@ -75,7 +75,8 @@ public struct StoreArchiver: Sendable {
             let coverage = try store.exportBaseline(into: encoder)
             let header = BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: store.metadata.peerID,
                                         vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
-                                        memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "archive")
+                                        memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "archive",
+                                        account: store.metadata.accountToken)
             baselinePath = try namespace.publishBaseline(header: header, body: encoder.bytes).path
             try CrashPoint.reach("archive.baseline.written")
             _ = try namespace.readBaseline(URL(fileURLWithPath: baselinePath).lastPathComponent)

@@ -93,7 +93,8 @@ public struct StoreRekeyer: Sendable {
         }
         let header = BaselineHeader(contentName: target, modelHash: store.metadata.modelHash, peer: store.metadata.peerID,
                                     vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
-                                    memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "rekey")
+                                    memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "rekey",
+                                    account: store.metadata.accountToken)
         let baseline: String
         let baselineSHA: String
         if let existing = try source.redirect() {
