@@ -35,7 +35,7 @@ struct BlobStore: Sendable {
     /// The folder holding the blobs.
     let directory: URL
     /// Where a batch's files are written ahead of its rows, one batch at a time
-    /// (``SyncStore/startWritingBlobFiles(of:)``).
+    /// (``BulkLoad/startWritingBlobFiles(of:)``).
     let writeQueue: DispatchQueue
 
     /// The blob folder of the store at `storePath`.

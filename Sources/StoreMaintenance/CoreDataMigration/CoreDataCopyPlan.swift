@@ -5,7 +5,7 @@ import ObjectModel
 import SyncStore
 
 /// How SQLite copies one entity's rows from a Core Data store into a store by itself
-/// (`INSERT … SELECT`, ``SyncStore/importCopiedBatch(_:author:migration:checkpoint:)``), and how
+/// (`INSERT … SELECT`, ``SyncStore/BulkLoad/importCopiedBatch(_:checkpoint:)``), and how
 /// the reading thread checks and digests the same rows meanwhile.
 ///
 /// Both follow `CoreDataStoreReader`'s decoding (dates are seconds since 2001, Booleans integers,
@@ -53,7 +53,7 @@ struct CoreDataCopyPlan {
 
     /// The plan for `entity`, or `nil` when its records must go record by record.
     init?(entity: String, reader: CoreDataStoreReader, store: SyncStore) {
-        guard let storage = reader.storage(of: entity), let layout = store.bulkCopyLayout(of: entity),
+        guard let storage = reader.storage(of: entity), let layout = BulkCopyLayout(of: entity, in: store),
               storage.joinedToManyNames.isEmpty, layout.joinedToManyNames.isEmpty,
               Set(storage.attributes.map(\.name)) == Set(layout.attributes.map(\.name)), storage.attributes.count == layout.attributes.count,
               Set(storage.toOnes.map(\.name)) == Set(layout.toOnes.map(\.name)), storage.toOnes.count == layout.toOnes.count

@@ -76,8 +76,8 @@ extension SeedStoreBuilder {
         }
         let store = try SyncStore.create(at: temporary, model: user.model, contentName: user.metadata.contentName, peerID: "seed-store",
                                          seedConfiguration: configuration)
-        let run = try store.beginMigration(key: "seed-store", version: String(set.version), description: "seed set \(set.name) version \(set.version)",
-                                           source: set.path, checksum: set.checksum)
+        let load = try store.beginBulkLoad(key: "seed-store", version: String(set.version), description: "seed set \(set.name) version \(set.version)",
+                                           source: set.path, checksum: set.checksum, author: Self.author)
         let seed = SeedMark(set: set.name, version: set.version)
         var start = 0
         while start < records.count {
@@ -86,14 +86,13 @@ extension SeedStoreBuilder {
                 ImportRecord(entity: record.entry.entity, globalID: record.id, values: AttributeValues(record.values), toOne: record.toOne, seed: seed)
             }
             do {
-                try store.importBatch(batch, author: Self.author, migration: run.id,
-                                      checkpoint: MigrationCheckpoint(stream: "seed set", position: Int64(end), rows: end, rejected: 0))
+                try load.importBatch(batch, checkpoint: MigrationCheckpoint(stream: "seed set", position: Int64(end), rows: end, rejected: 0))
             } catch let error as StoreError where error.reason == .invalidRequest {
                 throw SeedSetError(path: set.path, line: nil, problem: error.message)
             }
             start = end
         }
-        try store.finishMigration(run.id, success: true)
+        try load.finish(success: true)
         try store.recordSeedStoreFacts(identity.facts)
         return records.count
     }
