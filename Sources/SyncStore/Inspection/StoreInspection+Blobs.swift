@@ -3,7 +3,7 @@ import GRDB
 
 extension StoreInspection {
     /// The folder that holds the store's external binary values.
-    public var blobFolder: URL { BlobStore.directory(ofStoreAt: path) }
+    public var blobFolder: URL { blobDirectory }
 
     /// The file that holds the external value whose content address is `digest`.
     public func blobFile(forDigest digest: String) -> String {

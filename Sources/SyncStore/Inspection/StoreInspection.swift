@@ -26,6 +26,9 @@ public final class StoreInspection {
     private var tableColumns: [String: Set<String>?] = [:]
     /// The metadata, read once.
     private var cachedMetadata: [String: String]?
+    /// The blob folder, made once (a file URL of a relative path asks the system for the working
+    /// folder, and whether the path is a folder, each time it is made).
+    private(set) lazy var blobDirectory = BlobStore.directory(ofStoreAt: path)
 
     init(db: Database, path: String) {
         self.db = db
