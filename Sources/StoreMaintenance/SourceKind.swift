@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import ObjectModel
+import SyncStore
 
 /// What a migration source is, recognised from its content (never from its name).
 public enum SourceKind: Equatable, Sendable {
@@ -10,7 +10,7 @@ public enum SourceKind: Equatable, Sendable {
     case xmlPropertyList
     /// An Apple Core Data SQLite store (it has `Z_METADATA`).
     case coreDataStore
-    /// A storekeep store (it has `sk_metadata`).
+    /// A storekeep store (it has storekeep's tables).
     case storekeepStore
     /// Something else, described in a few words ("a SQLite database without Core Data's tables").
     case unknown(String)
@@ -43,15 +43,10 @@ public enum SourceKind: Equatable, Sendable {
     /// Tells a storekeep store from a Core Data store from another SQLite file, opening the file
     /// as immutable so that nothing (no journal, no shared-memory file) is written beside it.
     private static func sqliteKind(path: String) throws -> SourceKind {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?immutable=1"
         do {
-            let queue = try DatabaseQueue(path: uri, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                if try db.tableExists("sk_metadata") { return .storekeepStore }
-                if try db.tableExists("Z_METADATA") && db.tableExists("Z_PRIMARYKEY") { return .coreDataStore }
+            return try StoreInspector(path: path, access: .immutable).inspect { file in
+                if try file.isStore() { return .storekeepStore }
+                if try file.tableExists("Z_METADATA") && file.tableExists("Z_PRIMARYKEY") { return .coreDataStore }
                 return .unknown("a SQLite database that is neither a Core Data store nor a storekeep store")
             }
         } catch {

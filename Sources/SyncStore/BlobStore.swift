@@ -35,17 +35,27 @@ struct BlobStore: Sendable {
     /// The folder holding the blobs.
     let directory: URL
     /// Where a batch's files are written ahead of its rows, one batch at a time
-    /// (``SyncStore/startWritingBlobFiles(of:)``).
+    /// (``BulkLoad/startWritingBlobFiles(of:)``).
     let writeQueue: DispatchQueue
 
     /// The blob folder of the store at `storePath`.
     init(storePath: String) {
-        directory = URL(fileURLWithPath: storePath + ".blobs")
+        directory = Self.directory(ofStoreAt: storePath)
         writeQueue = DispatchQueue(label: "storekeep.blobs")
+    }
+
+    /// The blob folder of the store at `storePath`.
+    static func directory(ofStoreAt storePath: String) -> URL {
+        URL(fileURLWithPath: storePath + ".blobs")
     }
 
     /// The file that holds the blob with digest `hex`.
     func fileURL(forDigest hex: String) -> URL {
+        Self.fileURL(forDigest: hex, in: directory)
+    }
+
+    /// The file in the blob folder `directory` that holds the blob with digest `hex`.
+    static func fileURL(forDigest hex: String, in directory: URL) -> URL {
         directory.appendingPathComponent(String(hex.prefix(2))).appendingPathComponent(hex)
     }
 

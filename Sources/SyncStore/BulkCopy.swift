@@ -1,11 +1,11 @@
 /// One batch of records that SQLite copies into the store from an attached database
-/// (``SyncStore/attachCopySource(at:)``), with one `INSERT … SELECT` instead of a statement per
+/// (``BulkLoad/attachCopySource(at:)``), with one `INSERT … SELECT` instead of a statement per
 /// record: `SELECT <expressions> FROM <source table> WHERE <filter>`.
 ///
 /// ```swift
 /// let copy = BulkCopy(entity: "Item", sourceTable: "ZITEM", expressions: expressions,
 ///                     filter: "Z_ENT = 1 AND Z_PK > ? AND Z_PK <= ?", arguments: [0, 10_000], rows: 10_000)
-/// try store.importCopiedBatch(copy, author: Migrator.author, migration: run.id, checkpoint: checkpoint)
+/// try load.importCopiedBatch(copy, checkpoint: checkpoint)
 /// ```
 public struct BulkCopy: Sendable {
     /// The exact entity of every copied record.

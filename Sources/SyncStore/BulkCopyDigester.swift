@@ -2,7 +2,7 @@ import Foundation
 import ObjectModel
 
 /// Builds, value by value, the canonical line (`docs/format.md#the-content-digest`) a record will
-/// have once a SQL copy (``SyncStore/importCopiedBatch(_:author:migration:checkpoint:)``) has
+/// have once a SQL copy (``BulkLoad/importCopiedBatch(_:checkpoint:)``) has
 /// stored it, and adds its digest to a ``RecordDigestSum``: the source side of a copy's
 /// verification, computed from the source's columns while the store's side is read back from the
 /// store (``SyncStore/contentDigestAndRecordSums()``).
@@ -33,9 +33,10 @@ public final class BulkCopyDigester {
     private let textMarkers: UnsafeMutableBufferPointer<UInt8>
     private let attributeCount: Int
 
-    /// A digester for `entity`'s copies, or `nil` when its records cannot be copied (``SyncStore/bulkCopyLayout(of:)``).
+    /// A digester for `entity`'s copies into `store`, or `nil` when its records cannot be copied
+    /// (``BulkCopyLayout/init(of:in:)``).
     public init?(store: SyncStore, entity: String) {
-        guard store.bulkCopyLayout(of: entity) != nil, let plan = store.plans[entity] else { return nil }
+        guard BulkCopyLayout(of: entity, in: store) != nil, let plan = store.plans[entity] else { return nil }
         let encoder = plan.lineEncoder
         let all = encoder.attributeLabels + encoder.toOneLabels
         attributeCount = encoder.attributeLabels.count

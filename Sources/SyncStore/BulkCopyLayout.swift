@@ -1,6 +1,6 @@
 import ObjectModel
 
-/// What a SQL copy of records of one entity (``SyncStore/importCopiedBatch(_:author:migration:checkpoint:)``)
+/// What a SQL copy of records of one entity (``BulkLoad/importCopiedBatch(_:checkpoint:)``)
 /// must select, column by column, and in which form.
 ///
 /// The columns, in this order:
@@ -15,7 +15,7 @@ import ObjectModel
 /// INTEGER, doubles and dates (seconds since 1970) as REAL, decimals, strings, URIs and UUIDs
 /// (uppercase) as TEXT, binary values inline as BLOB (a copy never writes blob files: values
 /// over ``SyncStore/externalStorageThreshold`` bytes of attributes that allow external storage
-/// must go through ``SyncStore/importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)``).
+/// must go through ``BulkLoad/importBatch(_:rejections:checkpoint:checked:blobFiles:)``).
 /// Every attribute counts as given (an empty one as given empty, so no default applies), as the
 /// records of a Core Data store are read.
 public struct BulkCopyLayout: Sendable {
@@ -48,4 +48,24 @@ public struct BulkCopyLayout: Sendable {
 
     /// How many columns the copy selects.
     public var columnCount: Int { 3 + attributes.count + toOnes.count + toOnes.filter(\.hasOrder).count }
+
+    /// The most to-one relationships an entity may have for a SQL copy: a copied record's insert
+    /// run is the batch's first run id plus one bit per non-empty to-one.
+    public static let maximumToOnes = 12
+
+    /// What a SQL copy of `entity`'s records into `store` must select, or `nil` when its records
+    /// cannot be copied: an unknown or abstract entity, or one with more than ``maximumToOnes``
+    /// to-one relationships.
+    ///
+    /// ```swift
+    /// guard let layout = BulkCopyLayout(of: "Item", in: store) else { /* write records one by one */ }
+    /// ```
+    public init?(of entity: String, in store: SyncStore) {
+        guard let plan = store.plans[entity], !plan.isAbstract, plan.toOne.count <= Self.maximumToOnes else { return nil }
+        let encoder = plan.lineEncoder
+        self.entity = entity
+        attributes = encoder.attributeFacts.map { .init(name: $0.name, type: $0.type, allowsExternalStorage: $0.allowsExternalStorage) }
+        toOnes = plan.toOne.map { .init(name: $0.name, hasOrder: $0.order != nil) }
+        joinedToManyNames = plan.joinedToMany.sorted()
+    }
 }

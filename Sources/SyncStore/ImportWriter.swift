@@ -30,7 +30,7 @@ final class ImportWriter {
     var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
     /// The run of records whose properties do not fit in bits (more than 64 properties).
     private var propertiesCache = HistoryPropertiesCache()
-    /// The references of the batch's blob files, written ahead of it (``SyncStore/startWritingBlobFiles(of:)``),
+    /// The references of the batch's blob files, written ahead of it (``BulkLoad/startWritingBlobFiles(of:)``),
     /// by ``PreparedBlobFiles/key(record:column:)``.
     var preparedBlobs: [Int: String] = [:]
 

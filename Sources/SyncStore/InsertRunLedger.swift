@@ -3,7 +3,7 @@ import GRDB
 /// The insert runs of one bulk-import transaction while its records are written: which run each
 /// (entity, set of properties) has, and where the run's records lie in the entity's table.
 ///
-/// A bulk import (``SyncStore/importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)``)
+/// A bulk import (``BulkLoad/importBatch(_:rejections:checkpoint:checked:blobFiles:)``)
 /// records its inserts as runs rather than as one `sk_change` row per record
 /// (`docs/format.md#history-sk_transaction-sk_change-sk_insert_run`): every record carries the
 /// run's id in `_insert_run`, and the ledger writes one `sk_insert_run` row per run when the

@@ -2,9 +2,9 @@
 /// (`sk_migration_file`), so that `check` can tell when the file has changed since (Flyway's `validate`).
 ///
 /// ```swift
-/// let run = try store.beginMigration(key: key, version: "2", description: "…", source: "old.store",
-///                                    checksum: step.checksum, files: [MigrationFile(path: "/m/1-to-2.yaml", checksum: step.checksum)])
-/// try store.migrationFiles(migration: run.id)   // [MigrationFile(path: "/m/1-to-2.yaml", …)]
+/// let load = try store.beginBulkLoad(key: key, version: "2", description: "…", source: "old.store", checksum: step.checksum,
+///                                    files: [MigrationFile(path: "/m/1-to-2.yaml", checksum: step.checksum)], author: "storekeep.migrate")
+/// try store.migrationFiles(migration: load.run.id)   // [MigrationFile(path: "/m/1-to-2.yaml", …)]
 /// ```
 public struct MigrationFile: Hashable, Sendable, Codable {
     /// The file's absolute path when the run started.

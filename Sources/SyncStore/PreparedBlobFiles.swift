@@ -2,15 +2,15 @@ import Foundation
 
 /// The blob files of one batch's large binary values, written on the store's blob queue ahead of
 /// the batch's rows and then made durable with one `syncfs`
-/// (``SyncStore/startWritingBlobFiles(of:)``).
+/// (``BulkLoad/startWritingBlobFiles(of:)``).
 ///
 /// A migration starts them when it hands a batch over, so the files are written while the batch
-/// before it commits; ``SyncStore/importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)``
+/// before it commits; ``BulkLoad/importBatch(_:rejections:checkpoint:checked:blobFiles:)``
 /// waits for their references before it inserts the rows, and for their durability before it commits.
 ///
 /// ```swift
-/// let files = store.startWritingBlobFiles(of: records)
-/// try store.importBatch(records, author: Migrator.author, migration: run.id, checkpoint: checkpoint, blobFiles: files)
+/// let files = load.startWritingBlobFiles(of: records)
+/// try load.importBatch(records, checkpoint: checkpoint, blobFiles: files)
 /// ```
 public final class PreparedBlobFiles: @unchecked Sendable {
     /// How many records the batch holds: the files belong to exactly that array of records.

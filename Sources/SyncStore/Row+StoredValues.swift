@@ -12,6 +12,11 @@ extension Row {
         (self[column] as (any DatabaseValueConvertible)?).flatMap { T.fromDatabaseValue($0.databaseValue) }
     }
 
+    /// The value of `column` as it is stored (NULL when the column is missing).
+    func storedValue(_ column: String) -> DatabaseValue {
+        (self[column] as (any DatabaseValueConvertible)?)?.databaseValue ?? .null
+    }
+
     /// The value at `index` as `T`, or `nil` when it is NULL or of another kind (see ``stored(_:as:)``).
     func stored<T: DatabaseValueConvertible>(at index: Int, as type: T.Type = T.self) -> T? {
         (self[index] as (any DatabaseValueConvertible)?).flatMap { T.fromDatabaseValue($0.databaseValue) }

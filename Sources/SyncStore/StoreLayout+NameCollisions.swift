@@ -2,7 +2,11 @@ import ObjectModel
 
 extension StoreLayout {
     /// The columns every entity table has before the model's own (`docs/format.md`).
-    static let fixedEntityColumns = ["_rowid", "_gid", "_entity", "_created", "_updated", "_seed_set", "_seed_version", "_insert_run"]
+    static let fixedEntityColumns = baseEntityColumns + [insertRunColumn]
+    /// The fixed columns of every format's entity tables.
+    static let baseEntityColumns = ["_rowid", "_gid", "_entity", "_created", "_updated", "_seed_set", "_seed_version"]
+    /// The column naming a record's insert run (format 3 and later).
+    static let insertRunColumn = "_insert_run"
 
     /// Model names whose SQL names SQLite cannot tell apart, one sentence each naming both.
     ///

@@ -167,23 +167,8 @@ enum StoreSchema {
         let insert = try db.makeStatement(sql: """
             INSERT INTO sk_column (entity, property, kind, table_name, column_name, order_column) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        for entity in model.entities {
-            let table = layout.tableOfEntity[entity.name] ?? ""
-            for (property, column) in (layout.attributeColumns[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                try insert.execute(arguments: [entity.name, property, "attribute", table, column, nil])
-            }
-            for (property, storage) in (layout.relationships[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                let row: [DatabaseValueConvertible?]
-                switch storage {
-                case .column(let table, let column, let order):
-                    row = [entity.name, property, "to-one", table, column, order]
-                case .inverseColumn(let table, let column, let order):
-                    row = [entity.name, property, "to-many-inverse", table, column, order]
-                case .join(let table, let source, _, let order, _):
-                    row = [entity.name, property, "join", table, source, order]
-                }
-                try insert.execute(arguments: StatementArguments(row))
-            }
+        for stored in StoreLayoutDescription(layout, model: model).allProperties {
+            try insert.execute(arguments: [stored.entity, stored.property, stored.kind.rawValue, stored.table, stored.column, stored.orderColumn])
         }
     }
 }

@@ -2,16 +2,9 @@ import Foundation
 import ObjectModel
 
 extension SyncStore {
-    /// Starts writing the blob files of `records`' large binary values (over
-    /// ``externalStorageThreshold`` bytes, in attributes that allow external storage, given or
-    /// taken from the model's default) on the
-    /// store's blob queue, then making them durable with one `syncfs`; returns at once.
-    ///
-    /// The queue handles one batch at a time, in the order started, so two batches never write the
-    /// same file at once. Pass the result to
-    /// ``importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)`` with the same records:
-    /// the files are then written while an earlier batch commits, instead of inside this batch's transaction.
-    public func startWritingBlobFiles(of records: [ImportRecord]) -> PreparedBlobFiles {
+    /// Starts writing the blob files of `records`' large binary values on the store's blob queue
+    /// (``BulkLoad/startWritingBlobFiles(of:)``); returns at once.
+    func startWritingBlobFiles(of records: [ImportRecord]) -> PreparedBlobFiles {
         let prepared = PreparedBlobFiles(recordCount: records.count)
         blobs.writeQueue.async { [self] in
             let result = Result { () throws(StoreError) in try writeBlobFiles(of: records) }

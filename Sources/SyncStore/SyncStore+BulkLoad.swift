@@ -1,32 +1,73 @@
+import Foundation
 import GRDB
 
 extension SyncStore {
-    /// Pages the WAL may hold before a commit copies it into the store during a bulk load
-    /// (SQLite's default is 1,000): up to 160 MiB of disk with 16 KiB pages (``pageSize``), no memory.
-    static let bulkLoadCheckpointPages = 10_000
+    /// Pages the WAL may hold before a commit copies it into the store during a bulk load with
+    /// ``BulkLoad/Commits/fast`` commits (SQLite's default is 1,000): up to 160 MiB of disk with
+    /// 16 KiB pages (``pageSize``), no memory.
+    public static let bulkLoadCheckpointPages = 10_000
 
-    /// Switches this connection to bulk-load settings until ``endBulkLoad()``.
-    ///
-    /// - Commits do not wait for the disk (`synchronous = NORMAL`). In WAL mode every commit stays
-    ///   atomic: a killed process loses nothing committed, and after a power failure the store is
-    ///   consistent but may lack its last commits, which a migration, whose checkpoint commits with
-    ///   each batch, simply reads again.
-    /// - The WAL is copied into the store every ``bulkLoadCheckpointPages`` pages instead of 1,000:
-    ///   ten times fewer syncs, and the pages each batch rewrites (the ends of the tables, the
-    ///   history's last pages) are copied once per checkpoint rather than once per batch.
-    ///
-    /// - Throws: ``StoreError`` when SQLite refuses the settings.
-    public func beginBulkLoad() throws {
-        try setConnectionPragmas(synchronous: "NORMAL", checkpointPages: Self.bulkLoadCheckpointPages, action: "prepare the bulk load")
-    }
-
-    /// How long a commit waits for readers while appending (``beginAppending()``), and otherwise
-    /// (``configuration(readOnly:)``), in milliseconds.
+    /// How long a commit waits for readers while appending (``BulkLoad/Commits/appending``), and
+    /// otherwise (``configuration(readOnly:)``), in milliseconds.
     static let appendingBusyMilliseconds = 60_000
     static let busyMilliseconds = 5_000
 
+    /// Begins a bulk load: starts a migration run, or resumes the unfinished run with the same
+    /// `key`, after switching this connection to the `commits` settings.
+    ///
+    /// ```swift
+    /// let load = try store.beginBulkLoad(key: key, version: "2", description: "seed set", source: path,
+    ///                                    checksum: checksum, author: "storekeep.seed-store")
+    /// try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "seed set", position: 0, rows: records.count, rejected: 0))
+    /// try load.finish(success: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: what identifies the same run again (a source fingerprint, a mapping checksum, a model hash).
+    ///   - version: a label, such as the target model version.
+    ///   - source: the source as given.
+    ///   - checksum: of the mapping or step files applied.
+    ///   - files: those files, with their checksums; kept for `check` to compare later.
+    ///   - author: the history author of the load's transactions.
+    ///   - commits: how the load's commits reach the disk (``BulkLoad/Commits``).
+    /// - Throws: ``StoreError``; `invalidRequest` on a store opened read-only.
+    public func beginBulkLoad(key: String, version: String, description: String, source: String, checksum: String, files: [MigrationFile] = [],
+                              author: String, commits: BulkLoad.Commits = .durable) throws -> BulkLoad {
+        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        var switched = false
+        if commits != .durable { try applyBulkLoadSettings() }
+        if commits == .appending { switched = try switchToRollbackJournal() }
+        let id: Int64 = try writeOrWrap("start a migration") { db in
+            if let open = try Int64.fetchOne(db, sql: "SELECT id FROM sk_migration WHERE key = ? AND finished IS NULL ORDER BY id DESC LIMIT 1", arguments: [key]) {
+                return open
+            }
+            try db.execute(sql: "INSERT INTO sk_migration (key, version, description, source, checksum, started) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [key, version, description, source, checksum, Date().timeIntervalSince1970])
+            let run = db.lastInsertedRowID
+            if !files.isEmpty {
+                try StoreSchema.createMigrationFileTable(in: db)
+                for file in files {
+                    try db.execute(sql: "INSERT OR REPLACE INTO sk_migration_file (migration, path, checksum) VALUES (?, ?, ?)",
+                                   arguments: [run, file.path, file.checksum])
+                }
+            }
+            return run
+        }
+        guard let run = try migrations().first(where: { $0.id == id }) else {
+            throw StoreError(.damaged, path: path, message: "migration run \(id) vanished from sk_migration")
+        }
+        return BulkLoad(store: self, run: run, author: author, commits: commits, switchedToJournal: switched)
+    }
+
+    /// Switches this connection to the settings of ``BulkLoad/Commits/fast``.
+    ///
+    /// - Throws: ``StoreError`` when SQLite refuses the settings.
+    func applyBulkLoadSettings() throws {
+        try setConnectionPragmas(synchronous: "NORMAL", checkpointPages: Self.bulkLoadCheckpointPages, action: "prepare the bulk load")
+    }
+
     /// Writes the next commits through a rollback journal instead of the WAL, until
-    /// ``endAppending()``: the loading phase of a bulk load into a new store.
+    /// ``switchBackToWAL()``: the loading phase of a bulk load into a new store.
     ///
     /// A load into a new store appends pages. Through the WAL each page is written twice (into
     /// the WAL, then copied into the store by a checkpoint, which reads it back first); through a
@@ -40,8 +81,7 @@ extension SyncStore {
     /// - Returns: whether the switch was made; it is not while another connection has the store
     ///   open (the load then goes on through the WAL).
     /// - Throws: ``StoreError`` when SQLite fails otherwise.
-    @discardableResult
-    public func beginAppending() throws -> Bool {
+    func switchToRollbackJournal() throws -> Bool {
         guard !isReadOnly else { return false }
         do {
             return try database.writeWithoutTransaction { db in
@@ -58,14 +98,11 @@ extension SyncStore {
         }
     }
 
-    /// Returns the store to WAL mode with the bulk-load settings (``beginBulkLoad()``): after it
-    /// other connections read beside this one again, as the verification of a migration does
-    /// while the indexes are built. Does nothing harmful when the store is already in WAL mode,
-    /// and is what a resumed migration relies on when a killed one left the store in journal mode.
+    /// Returns the store to WAL mode and this connection to the ordinary busy timeout.
     ///
     /// - Throws: ``StoreError`` `busy` when SQLite cannot switch (another connection holds the
     ///   store), `io` otherwise.
-    public func endAppending() throws {
+    func switchBackToWAL() throws {
         guard !isReadOnly else { return }
         let mode: String?
         do {
@@ -78,7 +115,6 @@ extension SyncStore {
             throw StoreError(.busy, path: path, message: "the store stayed in journal mode '\(mode ?? "?")' instead of returning to WAL mode",
                              hint: "make sure no other process has the store open, then run the same command again")
         }
-        try beginBulkLoad()
     }
 
     /// The store's journal mode as SQLite reports it (`wal`, `truncate`, …), for tests.
@@ -89,7 +125,7 @@ extension SyncStore {
     /// Restores the ordinary settings (`synchronous = FULL`, a checkpoint every 1,000 pages).
     ///
     /// - Throws: ``StoreError`` when SQLite refuses the settings.
-    public func endBulkLoad() throws {
+    func restoreOrdinarySettings() throws {
         try setConnectionPragmas(synchronous: "FULL", checkpointPages: 1_000, action: "end the bulk load")
     }
 

@@ -11,14 +11,14 @@ extension SyncStore {
     }
 
     /// Builds the indexes a bulk load left out, in one transaction, and clears the mark; does
-    /// nothing when none are pending.
+    /// nothing when none are pending (``BulkLoad/buildIndexes()``, and opening a store for writing).
     ///
     /// SQLite sorts the keys of each index once (with a somewhat larger cache while it runs), which
     /// is what makes the bulk load fast.
     ///
     /// - Throws: ``StoreError`` `invalidRequest` naming the global IDs that more than one record
     ///   holds (nothing is changed: the store keeps its mark); `io` when SQLite fails.
-    public func buildPendingIndexes() throws {
+    func buildPendingIndexes() throws {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
         guard try hasPendingIndexes() else { return }
         do {

@@ -65,7 +65,7 @@ public final class SyncStore: Sendable {
     ///   - peerID: this replica's peer ID; a new UUID when `nil`.
     ///   - accountToken: the account the data belongs to, when known.
     ///   - deferIndexes: create the store without its secondary indexes, for a bulk load that ends
-    ///     with ``buildPendingIndexes()``; until then the store holds the `indexesPending` mark and
+    ///     with ``BulkLoad/buildIndexes()``; until then the store holds the `indexesPending` mark and
     ///     global IDs are not checked for uniqueness.
     ///   - seedConfiguration: make the seed store of this seed configuration of `model` (its
     ///     entities only; written by `storekeep seed-store build`, never by ``save(author:_:)``).

@@ -68,14 +68,14 @@ struct CheckFileTests {
     func migrations() throws {
         let shop = try CheckFixture()
         let store = try shop.open()
-        let run = try store.beginMigration(key: "k", version: "Shop 1", description: "test", source: "old.plist", checksum: "-")
+        let load = try store.beginBulkLoad(key: "k", version: "Shop 1", description: "test", source: "old.plist", checksum: "-", author: "m")
         let found = shop.findings(.migrationUnfinished)
-        #expect(found.map(\.migration) == [run.id])
+        #expect(found.map(\.migration) == [load.run.id])
         let lock = try StoreLock.acquire(for: shop.path, command: "migrate")
         #expect(shop.findings(.migrationUnfinished).isEmpty, "the migration may still be running")
         lock.release()
-        try store.finishMigration(run.id, success: false)
-        #expect(shop.findings(.migrationFailed).map(\.migration) == [run.id])
+        try load.finish(success: false)
+        #expect(shop.findings(.migrationFailed).map(\.migration) == [load.run.id])
         try shop.sql("UPDATE sk_migration SET success = 1")
         #expect(shop.check().status == .ok)
     }
@@ -87,10 +87,10 @@ struct CheckFileTests {
         let file = shop.folder.appendingPathComponent("1-to-2.steps.yaml")
         try Data("from: Shop 1\n".utf8).write(to: file)
         let checksum = ObjectModel.SHA256.hexDigest(of: Data("from: Shop 1\n".utf8))
-        let run = try store.beginMigration(key: "k", version: "Shop 1", description: "test", source: "old.store", checksum: checksum,
-                                           files: [MigrationFile(path: file.path, checksum: checksum)])
-        try store.finishMigration(run.id, success: true)
-        #expect(try store.migrationFiles(migration: run.id) == [MigrationFile(path: file.path, checksum: checksum)])
+        let load = try store.beginBulkLoad(key: "k", version: "Shop 1", description: "test", source: "old.store", checksum: checksum,
+                                           files: [MigrationFile(path: file.path, checksum: checksum)], author: "m")
+        try load.finish(success: true)
+        #expect(try store.migrationFiles(migration: load.run.id) == [MigrationFile(path: file.path, checksum: checksum)])
         #expect(shop.check().status == .ok)
         try Data("from: Shop 1 # edited\n".utf8).write(to: file)
         let changed = shop.findings(.migrationFileChanged)
@@ -98,7 +98,7 @@ struct CheckFileTests {
         #expect(changed.first?.expectedHash == checksum)
         #expect(changed.first?.severity == .warning)
         try FileManager.default.removeItem(at: file)
-        #expect(shop.findings(.migrationFileMissing).map(\.migration) == [run.id])
+        #expect(shop.findings(.migrationFileMissing).map(\.migration) == [load.run.id])
         try shop.sql("DROP TABLE sk_migration_file")
         #expect(shop.check().status == .ok)
     }

@@ -61,7 +61,7 @@ import SyncStore
     func literalsCarryEveryCharacter() throws {
         let queue = try DatabaseQueue()
         for text in ["plain", "it's", "a\u{0}b", "\u{0}", "x'\u{0}'y", ""] {
-            let bytes = try queue.read { db in try Data.fetchOne(db, sql: "SELECT CAST(\(CheckSQL.literal(text)) AS BLOB)") }
+            let bytes = try queue.read { db in try Data.fetchOne(db, sql: "SELECT CAST(\(text.quotedSQLLiteral) AS BLOB)") }
             #expect(bytes == Data(text.utf8), "\(text.debugDescription)")
         }
     }

@@ -58,7 +58,7 @@ final class SyncSimulation {
 
     /// What a migration of the same source writes: the same records with the same global IDs.
     private func migrate(into store: SyncStore) throws {
-        let run = try store.beginMigration(key: "source", version: "1", description: "simulated", source: "source.plist", checksum: "c")
+        let load = try store.beginBulkLoad(key: "source", version: "1", description: "simulated", source: "source.plist", checksum: "c", author: "storekeep.migrate")
         var records: [ImportRecord] = []
         for index in 0..<6 {
             records.append(ImportRecord(entity: "Item", globalID: GlobalID("mig-item-\(index)"),
@@ -71,9 +71,8 @@ final class SyncSimulation {
             records.append(ImportRecord(entity: "Entry", globalID: GlobalID("mig-entry-\(index)"), values: ["label": .string("e\(index)")],
                                         toOne: ["playlist": GlobalID("mig-list")], toOneOrder: ["playlist": Int64(index)]))
         }
-        try store.importBatch(records, author: "storekeep.migrate", migration: run.id,
-                              checkpoint: MigrationCheckpoint(stream: "s", position: Int64(records.count), rows: records.count, rejected: 0))
-        try store.finishMigration(run.id, success: true)
+        try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: Int64(records.count), rows: records.count, rejected: 0))
+        try load.finish(success: true)
         inserted.formUnion(records.map(\.globalID))
     }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import SyncStore
 
 /// The loading phase of a bulk load writes through a rollback journal, then the store returns to
-/// WAL mode (`SyncStore.beginAppending()` / `endAppending()`).
+/// WAL mode (`BulkLoad.Commits.appending`, `BulkLoad.endAppending()`).
 @Suite struct AppendingLoadTests {
     let folder: TemporaryFolder
 
@@ -28,23 +28,22 @@ import Testing
     @Test func batchesGoThroughAJournalAndTheStoreEndsInWALMode() throws {
         let store = try SyncStore.create(at: folder.path("a.store"), model: TestModels.workspace(), contentName: "W", peerID: "P",
                                          deferIndexes: true)
-        try store.beginBulkLoad()
-        #expect(try store.beginAppending())
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m", commits: .appending)
+        #expect(load.switchedToJournal)
         #expect(try store.journalMode() == "truncate")
         #expect(try headerVersions(of: store.path) == [1, 1])
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try store.importBatch(tags((0..<2_000).map { "tag-\($0)" }), author: "m", migration: run.id,
-                              checkpoint: MigrationCheckpoint(stream: "s", position: 1_999, rows: 2_000, rejected: 0))
+        try load.importBatch(tags((0..<2_000).map { "tag-\($0)" }), checkpoint: MigrationCheckpoint(stream: "s", position: 1_999, rows: 2_000, rejected: 0))
         #expect(!FileManager.default.fileExists(atPath: store.path + "-wal"), "the pages went to the store itself, not to a WAL")
         let journal = try FileManager.default.attributesOfItem(atPath: store.path + "-journal")[.size] as? NSNumber
         #expect(journal?.intValue == 0, "a committed batch leaves an empty journal")
 
-        try store.endAppending()
+        try load.endAppending()
         #expect(try store.journalMode() == "wal")
         #expect(try headerVersions(of: store.path) == [2, 2])
         #expect(try store.connectionPragmas() == (1, SyncStore.bulkLoadCheckpointPages), "still in the bulk load")
-        try store.buildPendingIndexes()
-        try store.endBulkLoad()
+        try load.buildIndexes()
+        try load.finish(success: true)
+        #expect(try store.connectionPragmas() == (2, 1_000), "the ordinary settings again")
         #expect(try SyncStore.open(at: store.path, readOnly: true).liveRecordCounts()["Tag"] == 2_000)
     }
 
@@ -53,12 +52,11 @@ import Testing
         let store = try SyncStore.create(at: path, model: TestModels.workspace(), contentName: "W", peerID: "P", deferIndexes: true)
         let reader = try SyncStore.open(at: path, readOnly: true)
         #expect(try reader.liveRecordCounts().values.reduce(0, +) == 0)
-        #expect(try !store.beginAppending(), "SQLite cannot leave WAL mode while another connection has the store open")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m", commits: .appending)
+        #expect(!load.switchedToJournal, "SQLite cannot leave WAL mode while another connection has the store open")
         #expect(try store.journalMode() == "wal")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try store.importBatch(tags(["a"]), author: "m", migration: run.id,
-                              checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))
-        try store.endAppending()
+        try load.importBatch(tags(["a"]), checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))
+        try load.endAppending()
         #expect(try reader.liveRecordCounts()["Tag"] == 1)
     }
 }

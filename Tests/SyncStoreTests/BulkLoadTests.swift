@@ -33,26 +33,23 @@ import Testing
         #expect(try bulk.hasPendingIndexes())
         // Made with the tables, both tiny: the migration history's key and the insert runs by transaction.
         #expect(try indexNames(of: bulk.path).isDisjoint(with: expected.subtracting(["sk_migration_key", "sk_insert_run_tx"])))
-        let run = try bulk.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try bulk.importBatch(tags(["a", "b"]), author: "m", migration: run.id,
-                             checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
-        try bulk.buildPendingIndexes()
+        let load = try bulk.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
+        try load.importBatch(tags(["a", "b"]), checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
+        try load.buildIndexes()
         #expect(try !bulk.hasPendingIndexes())
         #expect(try indexNames(of: bulk.path) == expected)
         #expect(try bulk.record(GlobalID("b"))?.values["name"] == .string("b"))
         #expect(throws: StoreError.self, "the unique index now refuses a second record with an existing ID") {
-            try bulk.importBatch(tags(["a"]), author: "m", migration: run.id,
-                                 checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0))
+            try load.importBatch(tags(["a"]), checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0))
         }
     }
 
     @Test func duplicateIDsAreNamedWhenTheIndexesAreBuiltAndNothingChanges() throws {
         let bulk = try SyncStore.create(at: folder.path("d.store"), model: TestModels.workspace(), contentName: "W", peerID: "P",
                                         deferIndexes: true)
-        let run = try bulk.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try bulk.importBatch(tags(["same", "other", "same"]), author: "m", migration: run.id,
-                             checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0))
-        let error = try #require(throws: StoreError.self) { try bulk.buildPendingIndexes() }
+        let load = try bulk.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
+        try load.importBatch(tags(["same", "other", "same"]), checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0))
+        let error = try #require(throws: StoreError.self) { try load.buildIndexes() }
         #expect(error.reason == .invalidRequest)
         #expect(error.message.contains("same (2 records of Tag)"))
         #expect(!error.message.contains("other"))
@@ -60,18 +57,20 @@ import Testing
         #expect(try indexNames(of: bulk.path).allSatisfy { !$0.hasSuffix("__gid") })
     }
 
-    /// Bulk-load settings hold on the store's connection between begin and end, and commits made
-    /// under them read back from a fresh connection like any others.
+    /// Fast-commit settings hold on the store's connection from the load's beginning to its end, and
+    /// commits made under them read back from a fresh connection like any others; a durable load
+    /// leaves the ordinary settings alone.
     @Test func bulkLoadSettingsApplyUntilEnded() throws {
         let bulk = try SyncStore.create(at: folder.path("s.store"), model: TestModels.workspace(), contentName: "W", peerID: "P",
                                         deferIndexes: true)
         #expect(try bulk.connectionPragmas() == (2, 1_000))
-        try bulk.beginBulkLoad()
+        let durable = try bulk.beginBulkLoad(key: "d", version: "v", description: "d", source: "s", checksum: "c", author: "m")
+        #expect(try bulk.connectionPragmas() == (2, 1_000))
+        try durable.finish(success: true)
+        let load = try bulk.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m", commits: .fast)
         #expect(try bulk.connectionPragmas() == (1, SyncStore.bulkLoadCheckpointPages))
-        let run = try bulk.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try bulk.importBatch(tags(["a", "b"]), author: "m", migration: run.id,
-                             checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
-        try bulk.endBulkLoad()
+        try load.importBatch(tags(["a", "b"]), checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 2, rejected: 0))
+        try load.finish(success: true)
         #expect(try bulk.connectionPragmas() == (2, 1_000))
         #expect(try SyncStore.open(at: bulk.path, readOnly: true).liveRecordCounts()["Tag"] == 2)
     }

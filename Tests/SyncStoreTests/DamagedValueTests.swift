@@ -61,12 +61,12 @@ import Testing
     @Test func aCheckpointThatNoRunWrites() throws {
         let (store, folder, _) = try store()
         defer { withExtendedLifetime(folder) {} }
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         try writeAround(store, "INSERT INTO sk_checkpoint (migration, stream, position, rows, rejected, digest) VALUES (?, 'items', X'00', 0, 0, '')",
-                [run.id])
-        expectDamaged("checkpoints", naming: ["sk_checkpoint", "items", "position"]) { _ = try store.checkpoints(migration: run.id) }
+                [load.run.id])
+        expectDamaged("checkpoints", naming: ["sk_checkpoint", "items", "position"]) { _ = try store.checkpoints(migration: load.run.id) }
         try writeAround(store, "UPDATE sk_checkpoint SET position = ?", [Int64.max])
-        expectDamaged("checkpoints", naming: ["sk_checkpoint", "items"]) { _ = try store.checkpoints(migration: run.id) }
+        expectDamaged("checkpoints", naming: ["sk_checkpoint", "items"]) { _ = try store.checkpoints(migration: load.run.id) }
     }
 
     @Test func aRealTooLargeForAnIntegerAttributeIsCarriedAsItIs() throws {

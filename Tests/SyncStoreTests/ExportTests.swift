@@ -59,11 +59,10 @@ import Testing
     @Test func importingEveryExportedRecordGivesTheSameContentDigest() throws {
         _ = try fill()
         let copy = try SyncStore.create(at: folder.path("copy.store"), model: TestModels.workspace(), contentName: "W")
-        let run = try copy.beginMigration(key: "k", version: "Workspace 1", description: "copy", source: store.path, checksum: "-")
+        let load = try copy.beginBulkLoad(key: "k", version: "Workspace 1", description: "copy", source: store.path, checksum: "-", author: "t")
         for entity in store.model.entities where !entity.isAbstract {
             let records = try store.exportRecords(of: entity.name, afterRowID: 0, limit: 1000).map(\.record)
-            try copy.importBatch(records, author: "t", migration: run.id,
-                                 checkpoint: MigrationCheckpoint(stream: entity.name, position: 0, rows: records.count, rejected: 0))
+            try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: entity.name, position: 0, rows: records.count, rejected: 0))
         }
         #expect(try copy.contentDigest() == store.contentDigest())
     }

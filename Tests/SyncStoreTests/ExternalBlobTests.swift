@@ -36,12 +36,12 @@ import Testing
     @Test func blobFilesStartedAheadAreWrittenBeforeTheirBatchAndReferredTo() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let values = (0..<3).map { index in Data((0..<6_000).map { UInt8(($0 + index) % 251) }) }
         let records = values.enumerated().map { index, data in
             ImportRecord(entity: "Attachment", globalID: GlobalID("a\(index)"), values: ["data": .binary(data), "inlineData": .binary(data)])
         }
-        let files = store.startWritingBlobFiles(of: records)
+        let files = load.startWritingBlobFiles(of: records)
         files.waitUntilDurable()
         let written = Set(FileManager.default.enumerator(atPath: store.blobDirectory.path)?.compactMap { ($0 as? String)?.split(separator: "/").last.map(String.init) }
             .filter { $0.count == 64 } ?? [])
@@ -50,12 +50,12 @@ import Testing
 
         let checkpoint = MigrationCheckpoint(stream: "s", position: 2, rows: 3, rejected: 0)
         let mismatch = try #require(throws: StoreError.self) {
-            try store.importBatch(Array(records.prefix(2)), author: "m", migration: run.id, checkpoint: checkpoint, blobFiles: files)
+            try load.importBatch(Array(records.prefix(2)), checkpoint: checkpoint, blobFiles: files)
         }
         #expect(mismatch.reason == .invalidRequest)
         #expect(mismatch.description.contains("written for 3 records, not 2"))
 
-        try store.importBatch(records, author: "m", migration: run.id, checkpoint: checkpoint, blobFiles: files)
+        try load.importBatch(records, checkpoint: checkpoint, blobFiles: files)
         let columns = try DatabaseQueue(path: store.path).read { db in
             try Row.fetchAll(db, sql: "SELECT _gid, a_data, a_inlineData FROM e_Attachment ORDER BY _gid")
         }
@@ -74,12 +74,12 @@ import Testing
             ]),
         ])
         let store = try SyncStore.create(at: folder.path("p.store"), model: model, contentName: "P")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let records = [ImportRecord(entity: "Card", globalID: GlobalID("c"), values: ["title": .string("no picture given")])]
-        let files = store.startWritingBlobFiles(of: records)
+        let files = load.startWritingBlobFiles(of: records)
         #expect(Array(try files.references().values) == ["sha256:" + SHA256.hexDigest(of: picture)],
                 "the default is prepared on the blob queue, not written on the committing thread")
-        try store.importBatch(records, author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0),
+        try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0),
                               blobFiles: files)
         #expect(try store.record(GlobalID("c"))?.values["picture"] == .binary(picture))
     }

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aBatchWritesRecordsHistoryAndCheckpointTogether() throws {
-        let run = try store.beginMigration(key: "k1", version: "v", description: "test", source: "src", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k1", version: "v", description: "test", source: "src", checksum: "c", author: "storekeep.migrate")
         let project = ImportRecord(entity: "Project", globalID: GlobalID("p"), values: ["name": .string("P")])
         let tasks = (0..<3).map {
             ImportRecord(entity: "Task", globalID: GlobalID("t\($0)"), values: ["title": .string("t\($0)")],
@@ -22,12 +22,11 @@ import Testing
         }
         let tag = ImportRecord(entity: "Tag", globalID: GlobalID("red"), values: ["name": .string("red")],
                                toMany: ["items": [GlobalID("t2"), GlobalID("t0")]])
-        try store.importBatch([project] + tasks + [tag], author: "storekeep.migrate", migration: run.id,
-                              checkpoint: MigrationCheckpoint(stream: "all", position: 5, rows: 5, rejected: 1))
+        try load.importBatch([project] + tasks + [tag], checkpoint: MigrationCheckpoint(stream: "all", position: 5, rows: 5, rejected: 1))
         #expect(try store.related("tasks", of: GlobalID("p")) == [GlobalID("t2"), GlobalID("t1"), GlobalID("t0")])
         #expect(Set(try store.related("tags", of: GlobalID("t0"))) == [GlobalID("red")])
         #expect(try store.record(GlobalID("t1"))?.values["done"] == .boolean(false), "model defaults apply")
-        #expect(try store.checkpoints(migration: run.id)["all"] == MigrationCheckpoint(stream: "all", position: 5, rows: 5, rejected: 1))
+        #expect(try store.checkpoints(migration: load.run.id)["all"] == MigrationCheckpoint(stream: "all", position: 5, rows: 5, rejected: 1))
         let history = try store.transactions()
         #expect(history.count == 1)
         #expect(history[0].author == "storekeep.migrate")
@@ -37,24 +36,23 @@ import Testing
         #expect(migration.rows == 5)
         #expect(migration.rejected == 1)
         #expect(migration.finished == nil)
-        #expect(try store.beginMigration(key: "k1", version: "v", description: "test", source: "src", checksum: "c").id == run.id,
+        #expect(try store.beginBulkLoad(key: "k1", version: "v", description: "test", source: "src", checksum: "c", author: "m").run.id == load.run.id,
                 "an unfinished run with the same key resumes")
-        try store.finishMigration(run.id, success: true)
+        try load.finish(success: true)
         #expect(try store.migrations().first?.success == true)
-        #expect(try store.beginMigration(key: "k1", version: "v", description: "test", source: "src", checksum: "c").id != run.id)
+        #expect(try store.beginBulkLoad(key: "k1", version: "v", description: "test", source: "src", checksum: "c", author: "m").run.id != load.run.id)
     }
 
     @Test func aFailingBatchLeavesNeitherRecordsNorCheckpoint() throws {
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let good = ImportRecord(entity: "Tag", globalID: GlobalID("a"), values: ["name": .string("a")])
         let duplicate = ImportRecord(entity: "Tag", globalID: GlobalID("a"), values: ["name": .string("b")])
         let error = try #require(throws: StoreError.self) {
-            try store.importBatch([good, duplicate], author: "m", migration: run.id,
-                                  checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 2, rejected: 0))
+            try load.importBatch([good, duplicate], checkpoint: MigrationCheckpoint(stream: "s", position: 2, rows: 2, rejected: 0))
         }
         #expect(error.description.contains("already exists"))
         #expect(try store.liveRecordCounts()["Tag"] == 0)
-        #expect(try store.checkpoints(migration: run.id).isEmpty)
+        #expect(try store.checkpoints(migration: load.run.id).isEmpty)
         #expect(try store.historySummary().transactions == 0)
     }
 
@@ -76,7 +74,7 @@ import Testing
         #expect(try readOnly.migrations().isEmpty)
         let writable = try SyncStore.open(at: path)
         #expect(writable.metadata.formatVersion == StoreSchema.formatVersion)
-        _ = try writable.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        _ = try writable.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         #expect(try SyncStore.open(at: path, readOnly: true).metadata.formatVersion == StoreSchema.formatVersion)
     }
 }
@@ -108,7 +106,7 @@ import Testing
     @Test func theLineIsTheDocumentedTextOnBothSides() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("d.store"), model: TestModels.workspace(), contentName: "W")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let task = ImportRecord(entity: "Task", globalID: GlobalID("t"), values: ["title": .string("a"), "priority": .integer(3)],
                                 toOne: ["project": GlobalID("p")])
         let kinds = ImportRecord(
@@ -120,7 +118,7 @@ import Testing
         let kindsLine = "R 1:k 1:s 2 bytes=~ dbl=d4004000000000000 dec=~ flag=b1 flt=~ i16=i7 i32=~ i64=~ link=~ str=s3:hé uid=~ when=t4029000000000000"
         #expect(store.digestLine(of: task) == taskLine)
         #expect(store.digestLine(of: kinds) == kindsLine)
-        try store.importBatch([task, kinds], author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 2, rejected: 0))
+        try load.importBatch([task, kinds], checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 2, rejected: 0))
         for (entity, line) in [("Task", taskLine), ("Kinds", kindsLine)] {
             var expected = RecordDigestSum()
             expected.add(line: line)
@@ -131,7 +129,7 @@ import Testing
     @Test func theLineOfAnImportedRecordIsTheLineReadBack() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("d.store"), model: TestModels.workspace(), contentName: "W")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let records = [
             ImportRecord(entity: "Task", globalID: GlobalID("t"), values: ["title": .string("a\u{0}b"), "priority": .integer(3)],
                          toOne: ["project": GlobalID("p")]),
@@ -141,7 +139,7 @@ import Testing
         ]
         var expected: [String: RecordDigestSum] = [:]
         for record in records { expected[record.entity, default: RecordDigestSum()].add(line: store.digestLine(of: record)) }
-        try store.importBatch(records, author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 3, rejected: 0))
+        try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 3, rejected: 0))
         for record in records {
             let (count, sum) = try store.recordDigestSum(of: record.entity)
             #expect(count == 1)

@@ -83,7 +83,7 @@ import Testing
         var dumps: [[String]] = []
         for checked in [false, true] {
             let store = try SyncStore.create(at: folder.path("\(checked).store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
-            let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+            let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
             let records = [ImportRecord(entity: "Project", globalID: GlobalID("p"), values: ["name": .string("P")])]
                 + (0..<50).map {
                     ImportRecord(entity: "Task", globalID: GlobalID("t\($0)"), values: ["title": .string("t\($0)"), "priority": .integer(Int64($0))],
@@ -93,8 +93,7 @@ import Testing
                 + [ImportRecord(entity: "Attachment", globalID: GlobalID("a"), values: ["data": .binary(Data(repeating: 7, count: 9000))]),
                    ImportRecord(entity: "Tag", globalID: GlobalID("red"), values: ["name": .string("red")], toMany: ["items": [GlobalID("t1")]])]
             for record in records { #expect(store.problem(with: record) == nil) }
-            try store.importBatch(records, author: "m", migration: run.id,
-                                  checkpoint: MigrationCheckpoint(stream: "s", position: 52, rows: 53, rejected: 0), checked: checked)
+            try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: 52, rows: 53, rejected: 0), checked: checked)
             #expect(try store.contentDigest().records == records.count)
             dumps.append(try DatabaseQueue(path: store.path).read { db in
                 let changes = try store.transactions().flatMap(\.changes).map { "\($0)" }
@@ -111,13 +110,12 @@ import Testing
     @Test func largeValuesWrittenAheadBelongToTheirOwnRecords() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("b.store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let values = (0..<7).map { index in index.isMultiple(of: 3) ? Data(repeating: UInt8(index), count: 5_000 + index) : Data([UInt8(index)]) }
         let records = values.enumerated().map { index, data in
             ImportRecord(entity: "Attachment", globalID: GlobalID("a\(index)"), values: ["data": .binary(data), "inlineData": .binary(values[0])])
         } + [ImportRecord(entity: "Attachment", globalID: GlobalID("same"), values: ["data": .binary(values[3])])]
-        try store.importBatch(records, author: "m", migration: run.id,
-                              checkpoint: MigrationCheckpoint(stream: "s", position: 7, rows: records.count, rejected: 0), checked: true)
+        try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: 7, rows: records.count, rejected: 0), checked: true)
         for record in records {
             let stored = try #require(try store.record(record.globalID))
             #expect(stored.values["data"] == record.values["data"], "\(record.globalID)")
@@ -129,11 +127,10 @@ import Testing
     @Test func aCheckedBatchStillRefusesAValueOfTheWrongKind() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let bad = ImportRecord(entity: "Task", globalID: GlobalID("x"), values: ["priority": .string("high")])
         #expect(throws: StoreError.self) {
-            try store.importBatch([bad], author: "m", migration: run.id,
-                                  checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0), checked: true)
+            try load.importBatch([bad], checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0), checked: true)
         }
         #expect(try store.liveRecordCounts()["Task"] == 0)
     }
@@ -143,7 +140,7 @@ import Testing
     @Test func interleavedEntitiesInOneBatchEachUseTheirOwnPlan() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W", peerID: "P")
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         var records: [ImportRecord] = []
         for index in 0..<6 {
             records.append(ImportRecord(entity: "Task", globalID: GlobalID("t\(index)"), values: ["title": .string("t\(index)"), "priority": .integer(Int64(index))]))
@@ -152,8 +149,7 @@ import Testing
                 records.append(ImportRecord(entity: "Project", globalID: GlobalID("p\(index)"), values: ["name": .string("p\(index)")]))
             }
         }
-        try store.importBatch(records, author: "m", migration: run.id,
-                              checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: records.count, rejected: 0), checked: true)
+        try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: records.count, rejected: 0), checked: true)
         for record in records {
             let stored = try #require(try store.record(record.globalID))
             #expect(stored.entity == record.entity)

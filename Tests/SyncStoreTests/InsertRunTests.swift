@@ -25,9 +25,8 @@ import Testing
             ImportRecord(entity: "Task", globalID: GlobalID("t\(position)-\($0)"), values: ["title": .string("t\($0)")],
                          toOne: $0.isMultiple(of: 2) ? ["project": GlobalID("p")] : [:])
         } + (0..<tags).map { ImportRecord(entity: "Tag", globalID: GlobalID("g\(position)-\($0)"), values: ["name": .string("g\($0)")]) }
-        let run = try store.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try store.importBatch(records, author: "storekeep.migrate", migration: run.id,
-                              checkpoint: MigrationCheckpoint(stream: "s", position: position, rows: records.count, rejected: 0), checked: true)
+        let load = try store.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "storekeep.migrate")
+        try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: position, rows: records.count, rejected: 0), checked: true)
         return records
     }
 
@@ -111,9 +110,9 @@ import Testing
 
         let upgraded = try SyncStore.open(at: path)
         #expect(upgraded.metadata.formatVersion == SyncStore.newestFormat)
-        let run = try upgraded.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try upgraded.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
         let tag = ImportRecord(entity: "Tag", globalID: GlobalID("new"), values: ["name": .string("new")])
-        try upgraded.importBatch([tag], author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))
+        try load.importBatch([tag], checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))
         #expect(try upgraded.transactions().map { $0.changes.map(\.globalID) } == [[old], [GlobalID("new")]])
         #expect(try upgraded.historySummary().changes == 2)
         #expect(try count("SELECT COUNT(*) FROM e_Tag WHERE _insert_run IS NULL") == 1, "the old record keeps its change row")

@@ -63,10 +63,9 @@ import Testing
         }
         let path = user.seedStorePath(for: "Postcodes")
         let seed = try SyncStore.create(at: path, model: model, contentName: "R", seedConfiguration: "Postcodes")
-        let run = try seed.beginMigration(key: "seed-store", version: "1", description: "test", source: "test", checksum: "c")
+        let load = try seed.beginBulkLoad(key: "seed-store", version: "1", description: "test", source: "test", checksum: "c", author: "test")
         let kent = seed.seedGlobalID(entity: "County", values: ["name": .string("Kent")])
-        try seed.importBatch([ImportRecord(entity: "County", globalID: kent, values: ["name": .string("Kent")])], author: "test", migration: run.id,
-                             checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 1, rejected: 0))
+        try load.importBatch([ImportRecord(entity: "County", globalID: kent, values: ["name": .string("Kent")])], checkpoint: MigrationCheckpoint(stream: "s", position: 1, rows: 1, rejected: 0))
         let opened = try user.seedStore(for: "Postcodes")
         #expect(opened.isReadOnly)
         #expect(try opened.record(kent)?.values["name"] == .string("Kent"))

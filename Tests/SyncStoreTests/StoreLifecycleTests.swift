@@ -49,9 +49,9 @@ import Testing
         }
         #expect(try pageSize("old.store") == 4096)
         let old = try SyncStore.open(at: folder.path("old.store"))
-        let run = try old.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
-        try old.importBatch([ImportRecord(entity: "Tag", globalID: GlobalID("red"), values: ["name": .string("red")])],
-                            author: "m", migration: run.id, checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))
+        let load = try old.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "m")
+        try load.importBatch([ImportRecord(entity: "Tag", globalID: GlobalID("red"), values: ["name": .string("red")])],
+                             checkpoint: MigrationCheckpoint(stream: "s", position: 0, rows: 1, rejected: 0))
         #expect(try old.recordDigestSum(of: "Tag").count == 1)
         #expect(try pageSize("old.store") == 4096)
     }

@@ -68,10 +68,9 @@ import Testing
 
     @Test func bulkImportedRecordsTravelWithTheirValues() throws {
         let a = try store("A"), b = try store("B")
-        let run = try a.beginMigration(key: "k", version: "v", description: "d", source: "s", checksum: "c")
+        let load = try a.beginBulkLoad(key: "k", version: "v", description: "d", source: "s", checksum: "c", author: "storekeep.migrate")
         let records = (0..<50).map { ImportRecord(entity: "Tag", globalID: GlobalID("tag-\($0)"), values: ["name": .string("n\($0)")]) }
-        try a.importBatch(records, author: "storekeep.migrate", migration: run.id,
-                          checkpoint: MigrationCheckpoint(stream: "s", position: 49, rows: 50, rejected: 0))
+        try load.importBatch(records, checkpoint: MigrationCheckpoint(stream: "s", position: 49, rows: 50, rejected: 0))
         try a.save(author: "app") { tx in try tx.update(GlobalID("tag-3"), values: ["name": .string("renamed")]) }
         try push(a, to: b)
         #expect(try b.contentDigest() == a.contentDigest())

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import ObjectModel
+import SyncStore
 
 /// External binary values (`<store>.blobs/`): references to files that do not exist, files no
 /// record refers to, malformed references, and (`--full`) files whose content does not hash to their name.
@@ -26,25 +26,20 @@ enum BlobDetector {
             for attribute in entity.attributes where attribute.type.isBinary && !attribute.isTransient {
                 guard let column = context.column(attribute.name, of: entity.name), column.kind == .attribute,
                       seen.insert("\(column.table).\(column.column)").inserted else { continue }
-                let c = CheckSQL.identifier(column.column)
-                let cursor = try Row.fetchCursor(context.db, sql: """
-                    SELECT _gid, _entity, \(c) AS value FROM \(CheckSQL.identifier(column.table))
-                    WHERE _entity IN \(CheckSQL.list(context.family(of: entity.name))) AND typeof(\(c)) = 'text'
-                    """)
-                while let row = try cursor.next() {
-                    let gid: String = row.stored("_gid", as: String.self) ?? "", exact: String = row.stored("_entity", as: String.self) ?? "", value: String = row.stored("value", as: String.self) ?? ""
-                    if let hash = digest(inReference: value) {
-                        references[hash, default: []].append(Reference(globalID: gid, entity: exact, property: attribute.name))
+                try context.inspection.forEachBlobReference(in: column, holders: context.family(of: entity.name)) { reference in
+                    if let hash = reference.digest {
+                        references[hash, default: []].append(Reference(globalID: reference.globalID, entity: reference.entity, property: attribute.name))
                     } else {
-                        badReference(context, gid: gid, entity: exact, property: attribute.name, table: column.table, value: value)
+                        badReference(context, gid: reference.globalID, entity: reference.entity, property: attribute.name, table: column.table,
+                                     value: reference.text)
                     }
                 }
             }
         }
-        let folder = URL(fileURLWithPath: context.path + ".blobs")
+        let folder = context.inspection.blobFolder
         let files = BlobFolderListing(folder: folder)
         for (hash, referrers) in references.sorted(by: { $0.key < $1.key }) {
-            let file = folder.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash).path
+            let file = context.inspection.blobFile(forDigest: hash)
             if files.blobs[hash] == nil {
                 for (key, group) in Dictionary(grouping: referrers, by: { "\($0.entity)\u{1F}\($0.property)" }).sorted(by: { $0.key < $1.key }) {
                     let first = group[0]
@@ -90,14 +85,6 @@ enum BlobDetector {
                 return finding
             }
         }
-    }
-
-    /// The hex digest in a `sha256:<64 lowercase hex>` reference, or `nil` when malformed.
-    static func digest(inReference value: String) -> String? {
-        guard value.hasPrefix("sha256:") else { return nil }
-        let hex = value.dropFirst("sha256:".count)
-        guard hex.count == 64, hex.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else { return nil }
-        return String(hex)
     }
 
     /// SHA-256 of a file, read in 1 MiB pieces; `nil` when it cannot be read.

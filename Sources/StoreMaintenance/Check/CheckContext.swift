@@ -1,13 +1,13 @@
 import Foundation
-import GRDB
 import ObjectModel
 import SyncStore
 
-/// The state one store's check shares between its detectors: the open read transaction, what the
-/// store says about itself, the model and column map once known, and the findings so far.
+/// The state one store's check shares between its detectors: the store's inspection (one read
+/// transaction), what the store says about itself, the model and layout once known, and the
+/// findings so far.
 final class CheckContext {
-    /// The database, inside one read transaction.
-    let db: Database
+    /// The store, read in one read transaction.
+    let inspection: StoreInspection
     /// The store file.
     let path: String
     /// The options of the run.
@@ -16,54 +16,28 @@ final class CheckContext {
     let started: Date
     /// The findings so far.
     var collector: FindingCollector
-    /// `sk_metadata`, key → value.
+    /// What the store says about itself, key → value.
     var metadata: [String: String] = [:]
     /// The model records are checked against, once read (`nil` when unreadable).
     var model: ManagedModel?
-    /// Where each property lives, by entity then property: only rows that agree with the model and the tables.
-    var columns: [String: [String: StoredColumn]] = [:]
-    /// The columns of each table, read once.
-    private var tableColumns: [String: Set<String>?] = [:]
+    /// The store's layout once reviewed against the model: its tables, and only the properties
+    /// whose mapping agrees with the model and the tables (``SchemaDetector``).
+    var layout: StoreLayoutDescription?
 
     /// Creates the context of one check.
-    init(db: Database, path: String, options: CheckOptions, started: Date) {
-        self.db = db
+    init(inspection: StoreInspection, path: String, options: CheckOptions, started: Date) {
+        self.inspection = inspection
         self.path = path
         self.options = options
         self.started = started
         self.collector = FindingCollector(limit: options.findingLimit)
     }
 
-    /// The columns of `table`, or `nil` when there is no such table.
-    func columns(ofTable table: String) throws -> Set<String>? {
-        if let known = tableColumns[table] { return known }
-        let names = try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]).compactMap { $0.stored("name", as: String.self) }
-        let result: Set<String>? = names.isEmpty ? nil : Set(names)
-        tableColumns[table] = result
-        return result
-    }
-
-    /// Whether the table exists.
-    func tableExists(_ table: String) throws -> Bool { try columns(ofTable: table) != nil }
-
-    /// Whether the store's format records bulk imports as insert runs (format 3 and later:
-    /// `_insert_run` in every entity table, and `sk_insert_run`).
-    var hasInsertRuns: Bool { (Int(metadata["formatVersion"] ?? "") ?? 0) >= SyncStore.insertRunFormat }
-
     /// For a seed store, the seed configuration whose records it holds (`nil`: a user's store).
     var seedConfiguration: String? { metadata[SyncStore.seedConfigurationKey] }
 
-    /// Whether this store keeps the records of `entity`: a user's store those of no seed
-    /// configuration, a seed store those of its configuration.
-    func holds(_ entity: String) -> Bool {
-        model?.seedConfiguration(of: entity) == seedConfiguration
-    }
-
-    /// The table of `entity`'s family (`e_<root entity>`), `nil` when this store does not hold it.
-    func table(of entity: String) -> String? {
-        guard holds(entity) else { return nil }
-        return model?.rootEntity(of: entity).map { "e_\($0.name)" }
-    }
+    /// The table of `entity`'s family, `nil` when this store does not hold it.
+    func table(of entity: String) -> String? { layout?.table(of: entity) }
 
     /// `entity` and every entity below it.
     func family(of entity: String) -> [String] {
@@ -71,9 +45,9 @@ final class CheckContext {
         return [entity] + model.descendants(of: entity).map(\.name)
     }
 
-    /// The stored column of `property` of `entity`, when it is mapped and exists.
-    func column(_ property: String, of entity: String) -> StoredColumn? {
-        columns[entity]?[property]
+    /// Where `property` of `entity` is stored, when it is mapped and exists.
+    func column(_ property: String, of entity: String) -> StoredProperty? {
+        layout?.storage(of: property, of: entity)
     }
 
     /// Adds a finding (see ``FindingCollector/add(_:entity:property:_:)``).

@@ -1,18 +1,15 @@
-import GRDB
 import ObjectModel
+import SyncStore
 
 /// Groups of records that must not coexist: several live records of a singleton entity, seed
 /// records sharing their identifying attributes, and records breaking a uniqueness constraint.
 /// Each group is one finding listing every member.
 enum DuplicateDetector {
-    /// The fixed columns a group member is described by.
-    static let recordColumns = "_gid, _entity, _created, _updated, _seed_set, _seed_version"
-
     /// Checks every singleton, seeded and constrained entity.
     static func check(_ context: CheckContext) throws {
         guard let model = context.model else { return }
         for entity in model.entities {
-            guard let table = context.table(of: entity.name), try context.tableExists(table) else { continue }
+            guard let table = context.table(of: entity.name), try context.inspection.tableExists(table) else { continue }
             if entity.facts.isSingleton { try singletons(entity.name, table: table, context) }
             if !entity.facts.seedKey.isEmpty {
                 let key = model.identifyingAttributes(of: entity.name)
@@ -24,20 +21,9 @@ enum DuplicateDetector {
         }
     }
 
-    /// A group member from a row holding ``recordColumns``.
-    static func record(from row: Row) -> FindingRecord {
-        FindingRecord(globalID: row.stored("_gid", as: String.self) ?? "", entity: row.stored("_entity", as: String.self) ?? "",
-                      created: row.stored("_created", as: Double.self) ?? 0, updated: row.stored("_updated", as: Double.self),
-                      seedSet: row.stored("_seed_set", as: String.self), seedVersion: row.stored("_seed_version", as: Int64.self))
-    }
-
     private static func singletons(_ entity: String, table: String, _ context: CheckContext) throws {
-        let rows = try Row.fetchAll(context.db, sql: """
-            SELECT \(recordColumns) FROM \(CheckSQL.identifier(table)) WHERE _entity IN \(CheckSQL.list(context.family(of: entity)))
-            ORDER BY _gid
-            """)
-        guard rows.count > 1 else { return }
-        let records = rows.map(record(from:))
+        let records = try context.inspection.records(in: table, holders: context.family(of: entity)).map(FindingRecord.init)
+        guard records.count > 1 else { return }
         context.add(.singletonDuplicate, entity: entity) {
             var finding = CheckFinding(
                 code: .singletonDuplicate, entity: entity, globalIDs: records.map(\.globalID),
@@ -50,29 +36,13 @@ enum DuplicateDetector {
     }
 
     private static func groups(of entity: String, key: [String], table: String, seedsOnly: Bool, code: CheckCode, _ context: CheckContext) throws {
-        var columns: [String] = []
+        var columns: [StoredProperty] = []
         for name in key {
             guard let column = context.column(name, of: entity), column.kind == .attribute else { return }
-            columns.append(CheckSQL.identifier(column.column))
+            columns.append(column)
         }
-        guard !columns.isEmpty else { return }
-        let keyList = columns.enumerated().map { "\($0.element) AS k\($0.offset)" }.joined(separator: ", ")
-        var filters = ["_entity IN \(CheckSQL.list(context.family(of: entity)))"]
-        if seedsOnly { filters.append("_seed_set IS NOT NULL") } else { filters += columns.map { "\($0) IS NOT NULL" } }
-        let sql = """
-            SELECT * FROM (
-                SELECT \(recordColumns), \(keyList), COUNT(*) OVER (PARTITION BY \(columns.joined(separator: ", "))) AS n
-                FROM \(CheckSQL.identifier(table)) WHERE \(filters.joined(separator: " AND ")))
-            WHERE n > 1 ORDER BY \(columns.indices.map { "k\($0)" }.joined(separator: ", ")), _gid
-            """
-        var groups: [(values: [DatabaseValue], records: [FindingRecord])] = []
-        for row in try Row.fetchAll(context.db, sql: sql) {
-            let values: [DatabaseValue] = columns.indices.map { row.storedValue("k\($0)") }
-            if groups.last?.values != values { groups.append((values, [])) }
-            groups[groups.count - 1].records.append(record(from: row))
-        }
-        for group in groups {
-            let shown = zip(key, group.values).map { "\($0.0)=\(CheckSQL.describe($0.1))" }.joined(separator: ", ")
+        for group in try context.inspection.duplicateGroups(in: table, holders: context.family(of: entity), key: columns, seedsOnly: seedsOnly) {
+            let shown = zip(key, group.values).map { "\($0.0)=\($0.1.description)" }.joined(separator: ", ")
             context.add(code, entity: entity) {
                 var finding = CheckFinding(
                     code: code, entity: entity, globalIDs: group.records.map(\.globalID),
@@ -82,8 +52,8 @@ enum DuplicateDetector {
                         : "merge or change the duplicates in the app; `storekeep repair` reports them")
                 finding.table = table
                 finding.keyAttributes = key
-                finding.keyValues = group.values.map(CheckSQL.describe)
-                finding.records = group.records
+                finding.keyValues = group.values.map(\.description)
+                finding.records = group.records.map(FindingRecord.init)
                 return finding
             }
         }

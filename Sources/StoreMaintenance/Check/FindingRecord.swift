@@ -1,3 +1,5 @@
+import SyncStore
+
 /// One record of a group finding (duplicates, singletons), with what repair needs to choose the
 /// record to keep without reading the store again.
 ///
@@ -25,6 +27,12 @@ public struct FindingRecord: Codable, Sendable, Hashable {
         self.updated = updated
         self.seedSet = seedSet
         self.seedVersion = seedVersion
+    }
+
+    /// An entry for a record as the store's inspection describes it.
+    init(_ record: InspectedRecord) {
+        self.init(globalID: record.globalID, entity: record.entity, created: record.created, updated: record.updated,
+                  seedSet: record.seedSet, seedVersion: record.seedVersion)
     }
 
     /// Whether a user changed the record after its insert (a seed record is then the user's).

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ObjectModel
 import SyncStore
 
@@ -8,24 +7,23 @@ import SyncStore
 enum MetadataDetector {
     /// The newest store format this build knows (`docs/format.md`).
     static let newestFormat = SyncStore.newestFormat
-    /// Keys `sk_metadata` must hold.
+    /// Keys the store's metadata must hold.
     static let requiredKeys = ["storeUUID", "formatVersion", "modelName", "modelVersion", "modelHash", "contentName", "peerID"]
 
     /// Reads `sk_metadata` and refuses what is not a store, or a store of a newer format.
     ///
     /// - Throws: ``CheckAbort`` for a database without storekeep's tables, or a newer format.
     static func requireStore(_ context: CheckContext) throws {
-        let db = context.db
-        guard try db.tableExists("sk_metadata") else {
-            let coreData = try db.tableExists("Z_METADATA")
+        let inspection = context.inspection
+        guard try inspection.isStore() else {
+            // Core Data's own metadata table, for a hint.
+            let coreData = try inspection.tableExists("Z_METADATA")
             throw CheckAbort(failure: CheckFailure(
                 kind: .badInput,
                 message: "\(context.path): is \(coreData ? "an Apple Core Data store" : "a SQLite database without storekeep's tables"), not a storekeep store",
                 hint: coreData ? "migrate it first (`storekeep migrate`), then check the new store" : "give the path of a store made by storekeep"))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM sk_metadata") {
-            if let key = row.stored("key", as: String.self), let value = row.stored("value", as: String.self) { context.metadata[key] = value }
-        }
+        context.metadata = try inspection.metadata()
         if let text = context.metadata["formatVersion"], let format = Int(text), format > newestFormat {
             throw CheckAbort(failure: CheckFailure(
                 kind: .badInput,
@@ -39,7 +37,7 @@ enum MetadataDetector {
         let metadata = context.metadata
         for key in requiredKeys where key != "formatVersion" && (metadata[key] ?? "").isEmpty {
             context.add(.metadataMissingKey, property: key) {
-                var finding = CheckFinding(code: .metadataMissingKey, message: "sk_metadata has no '\(key)'",
+                var finding = CheckFinding(code: .metadataMissingKey, message: "\(metadataTable) has no '\(key)'",
                                            hint: "restore the store from a backup; storekeep cannot tell what the value should be")
                 finding.property = key
                 return finding
@@ -49,7 +47,7 @@ enum MetadataDetector {
         if formatText.flatMap(Int.init).map({ $0 >= 1 }) != true {
             context.add(.metadataFormatVersion, property: "formatVersion") {
                 var finding = CheckFinding(code: .metadataFormatVersion,
-                                           message: "sk_metadata has \(formatText.map { "the format version '\($0)'" } ?? "no format version"), which is not a format storekeep knows",
+                                           message: "\(metadataTable) has \(formatText.map { "the format version '\($0)'" } ?? "no format version"), which is not a format storekeep knows",
                                            hint: "restore the store from a backup")
                 finding.property = "formatVersion"
                 finding.value = formatText
@@ -83,35 +81,34 @@ enum MetadataDetector {
         }
     }
 
-    /// The model kept in `sk_model`, checked against `modelHash`; `nil` (with a finding) when unreadable.
+    /// The model kept in the store, checked against `modelHash`; `nil` (with a finding) when unreadable.
     private static func readStoredModel(_ context: CheckContext) throws -> ManagedModel? {
-        let db = context.db
         func unreadable(_ why: String) -> ManagedModel? {
             context.add(.metadataModelUnreadable) {
-                CheckFinding(code: .metadataModelUnreadable, message: "sk_model \(why); records, relationships and external files were not checked",
+                CheckFinding(code: .metadataModelUnreadable, message: "\(modelTable) \(why); records, relationships and external files were not checked",
                              hint: "restore the store from a backup, or migrate it with `storekeep migrate --model` from a copy")
             }
             return nil
         }
-        guard try db.tableExists("sk_model") else { return unreadable("is missing") }
-        let rows = try Row.fetchAll(db, sql: "SELECT hash, definition FROM sk_model")
-        guard rows.count == 1 else { return unreadable("holds \(rows.count) rows instead of one") }
-        guard let definition = rows[0].stored("definition", as: String.self),
-              let model = try? JSONDecoder().decode(ManagedModel.self, from: Data(definition.utf8)) else {
-            return unreadable("holds no readable model definition")
+        let model: ManagedModel, recordedHash: String?
+        switch try context.inspection.storedModel() {
+        case .tableMissing: return unreadable("is missing")
+        case .rowCount(let count): return unreadable("holds \(count) rows instead of one")
+        case .unreadable: return unreadable("holds no readable model definition")
+        case .model(let stored, let hash): (model, recordedHash) = (stored, hash)
         }
         if let problem = model.nameProblems().first {
             return unreadable("holds a model definition that is damaged (\(problem))")
         }
         let computed = model.versionHash
         let declared = context.metadata["modelHash"] ?? ""
-        let rowHash = rows[0].stored("hash", as: String.self) ?? ""
+        let rowHash = recordedHash ?? ""
         if computed != declared || rowHash != declared {
             context.add(.metadataModelInconsistent) {
                 var finding = CheckFinding(
                     code: .metadataModelInconsistent,
-                    message: "the model definition in sk_model hashes to \(computed.prefix(12)), but the store's modelHash is \(declared.prefix(12))"
-                        + (rowHash == declared ? "" : " and sk_model.hash is \(rowHash.prefix(12))"),
+                    message: "the model definition in \(modelTable) hashes to \(computed.prefix(12)), but the store's modelHash is \(declared.prefix(12))"
+                        + (rowHash == declared ? "" : " and \(modelTable).hash is \(rowHash.prefix(12))"),
                     hint: "the store's record of its own model is damaged; restore it from a backup")
                 finding.expectedHash = declared
                 finding.actualHash = computed
@@ -120,4 +117,7 @@ enum MetadataDetector {
         }
         return model
     }
+
+    private static let metadataTable = StoreLayoutDescription.metadataTable
+    private static let modelTable = StoreLayoutDescription.modelTable
 }

@@ -1,23 +1,22 @@
 import Foundation
-import GRDB
+import SyncStore
 
 /// The migration history: runs that started and never finished, runs that failed, and applied
 /// mapping or step files that changed (or went away) since (Flyway's `validate`).
 enum MigrationDetector {
-    /// Checks `sk_migration` and `sk_migration_file` (a store without them has nothing to check).
+    /// Checks the migration history and the files it applied (a store without them has nothing to check).
     /// `lock` is the store lock's status: an unfinished run is not reported while a live process holds the lock.
     static func check(_ context: CheckContext, lock: StoreLock.Status) throws {
-        let db = context.db
-        guard try db.tableExists("sk_migration") else { return }
+        guard let runs = try context.inspection.migrationRuns() else { return }
         let running: Bool
         if case .held = lock { running = true } else { running = false }
-        for row in try Row.fetchAll(db, sql: "SELECT id, version, description, source, started, finished, success FROM sk_migration ORDER BY id") {
-            let id: Int64 = row.stored("id", as: Int64.self) ?? 0
-            let label = "migration run \(id) (\(row.stored("description", as: String.self) ?? ""), from \(row.stored("source", as: String.self) ?? "?"))"
-            if row.stored("finished", as: Double.self) == nil {
+        for run in runs {
+            let id = run.id
+            let label = "migration run \(id) (\(run.description), from \(run.source ?? "?"))"
+            if run.finished == nil {
                 guard !running else { continue }
                 context.add(.migrationUnfinished) {
-                    let started = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: row.stored("started", as: Double.self) ?? 0))
+                    let started = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: run.started ?? 0))
                     var finding = CheckFinding(
                         code: .migrationUnfinished,
                         message: "\(label) started at \(started) and never finished: the store holds only part of the source",
@@ -25,7 +24,7 @@ enum MigrationDetector {
                     finding.migration = id
                     return finding
                 }
-            } else if row.stored("success", as: Int.self) == 0 {
+            } else if run.success == false {
                 context.add(.migrationFailed) {
                     var finding = CheckFinding(
                         code: .migrationFailed, message: "\(label) finished without success: its verification failed",
@@ -35,9 +34,9 @@ enum MigrationDetector {
                 }
             }
         }
-        guard try db.tableExists("sk_migration_file") else { return }
-        for row in try Row.fetchAll(db, sql: "SELECT migration, path, checksum FROM sk_migration_file ORDER BY migration, path") {
-            let id: Int64 = row.stored("migration", as: Int64.self) ?? 0, path: String = row.stored("path", as: String.self) ?? "", expected: String = row.stored("checksum", as: String.self) ?? ""
+        guard let files = try context.inspection.migrationFiles() else { return }
+        for file in files {
+            let id = file.migration, path = file.path, expected = file.checksum
             guard FileManager.default.fileExists(atPath: path) else {
                 context.add(.migrationFileMissing, property: path) {
                     var finding = CheckFinding(

@@ -1,15 +1,16 @@
-/// One per-record condition a record detector evaluates in SQL over an entity table.
+import SyncStore
+
+/// One per-record rule a record detector has the store evaluate over an entity table: the test,
+/// and what a finding says when a record breaks it.
 struct RecordRule {
-    /// The code of the finding when the condition holds.
+    /// The code of the finding when the test fails.
     var code: CheckCode
     /// The entity that declares the property (the rule covers its sub-entities too).
     var entity: String
     /// The property concerned, if any.
     var property: String?
-    /// The SQL condition over the table's columns, true for a record that breaks the rule.
-    var condition: String
-    /// The column whose value the finding reports, if any.
-    var valueColumn: String?
+    /// The test the store evaluates.
+    var test: RecordTest
     /// Bounds and pattern reported with the finding.
     var minimum: String?
     /// See ``minimum``.

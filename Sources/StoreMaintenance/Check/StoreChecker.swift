@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import ObjectModel
+import SyncStore
 
 /// Checks stores against the invariants of `docs/checks.md`, without writing to them.
 ///
@@ -63,14 +63,14 @@ public struct StoreChecker: Sendable {
             return report(context, readMode: "snapshot", started: started)
         } catch let abort as CheckAbort {
             return failed(abort.failure)
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+        } catch let error as StoreInspectionError where error.kind == .rollbackPending {
             return failed(CheckFailure(
                 kind: .storeBusy,
                 message: "\(path): cannot be read: a process writing it (a migration loading it, say) was killed part-way through a commit, which SQLite must roll back from \(path)-journal first",
                 hint: "run the command that was writing again (a migration resumes where it stopped), then check; do not delete the -journal file"))
-        } catch let error as DatabaseError {
-            let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-            return failed(CheckFailure(kind: busy ? .storeBusy : .badInput, message: "\(path): cannot be read: \(error.message ?? "\(error)")",
+        } catch let error as StoreInspectionError {
+            let busy = error.kind == .busy
+            return failed(CheckFailure(kind: busy ? .storeBusy : .badInput, message: "\(path): cannot be read: \(error.message)",
                                        hint: busy ? "another process holds the store exclusively; try again later" : "the file may be damaged or not a store"))
         } catch {
             return failed(CheckFailure(error: error))
@@ -97,47 +97,27 @@ public struct StoreChecker: Sendable {
     }
 
     private func inspect(path: String, immutable: Bool, lock: StoreLock.Status, started: Date) throws -> CheckContext {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(5)
-        configuration.label = "storekeep.check"
-        let location: String
-        if immutable {
-            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-            location = "file:\(encoded)?immutable=1"
-        } else {
-            location = path
-        }
-        let queue = try DatabaseQueue(path: location, configuration: configuration)
-        defer { try? queue.close() }
-        let matcher = PatternMatcher()
+        let inspector = StoreInspector(path: path, access: immutable ? .immutable : .snapshot)
         var integrity: BackgroundWork<[String]>?
         defer { _ = try? integrity?.wait() }
-        return try queue.inDatabase { db in
-            db.add(function: matcher.function)
-            // One read transaction for every detector: one consistent state beside any writer. It is
-            // ended with a rollback whose failure does not matter (a damaged file may have ended it already).
-            try db.execute(sql: "BEGIN DEFERRED")
-            defer { try? db.execute(sql: "ROLLBACK") }
-            let context = CheckContext(db: db, path: path, options: options, started: started)
+        // One read transaction for every detector: one consistent state beside any writer.
+        return try inspector.inspect { inspection in
+            let context = CheckContext(inspection: inspection, path: path, options: options, started: started)
             try MetadataDetector.requireStore(context)
             // SQLite's own check reads every page on one core: it runs on a connection of its own,
             // on another thread, while the detectors below read the records on this one.
             let depth = options.depth
-            let settings = configuration
             integrity = options.contentOnly ? nil : BackgroundWork(name: "storekeep.integrity") {
-                let own = try DatabaseQueue(path: location, configuration: settings)
-                defer { try? own.close() }
-                return try own.read { db in try IntegrityDetector.lines(in: db, depth: depth) }
+                try inspector.integrityCheck(full: depth == .full)
             }
             try run(MetadataDetector.check, "the metadata", context)
-            try run(SchemaDetector.check, "sk_column", context)
+            try run(SchemaDetector.check, StoreLayoutDescription.columnTable, context)
             try run(RecordDetector.check, "the records", context)
             try run(ToOneDetector.check, "the to-one relationships", context)
             try run(JoinRowDetector.check, "the join tables", context)
             try run(RelationshipCountDetector.check, "the to-many relationships", context)
             try run(DuplicateDetector.check, "singletons, seeds and uniqueness constraints", context)
-            try run({ try SeedStoreDetector.check($0, location: location, configuration: configuration) }, "the seed stores", context)
+            try run({ try SeedStoreDetector.check($0, inspector: inspector) }, "the seed stores", context)
             try run(HistoryDetector.check, "the history", context)
             try run(SyncStateDetector.check, "the sync counters", context)
             try run(StoreTableValueDetector.check, "the values of storekeep's tables", context)
@@ -158,9 +138,9 @@ public struct StoreChecker: Sendable {
     private func run(_ detector: (CheckContext) throws -> Void, _ what: String, _ context: CheckContext) throws {
         do {
             try detector(context)
-        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY && error.resultCode != .SQLITE_LOCKED {
+        } catch let error as StoreInspectionError where error.kind != .busy {
             context.add(.sqliteIntegrity) {
-                CheckFinding(code: .sqliteIntegrity, message: "reading \(what) failed: \(error.message ?? "\(error)")",
+                CheckFinding(code: .sqliteIntegrity, message: "reading \(what) failed: \(error.message)",
                              hint: "the file or its layout is damaged; restore the store from a backup")
             }
         }

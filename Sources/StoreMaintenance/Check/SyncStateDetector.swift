@@ -1,25 +1,19 @@
 import Foundation
-import GRDB
+import SyncStore
 
 /// The invariants sync relies on (format 4): the local sequence counter never behind the history,
 /// nothing marked exported that was never issued, watermarks equal to the last transaction of each
 /// peer the history holds, and every local transaction not yet exported still in the history.
 enum SyncStateDetector {
-    /// Checks `sk_peer`'s counters against `sk_transaction` (stores before format 4 have no counters).
+    /// Checks the peers' counters against the history (stores before format 4 have no counters).
     static func check(_ context: CheckContext) throws {
         redirected(context)
-        let db = context.db
-        guard let columns = try context.columns(ofTable: "sk_peer"), columns.contains("last_seq"), columns.contains("exported_seq"),
-              let own = context.metadata["peerID"] else { return }
+        let inspection = context.inspection
+        guard try inspection.hasSyncCounters(), let own = context.metadata["peerID"] else { return }
         let floor = historyFloor(context)
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT p.peer, p.is_local, p.last_seq, p.exported_seq,
-                   (SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = p.peer) AS held
-            FROM sk_peer p ORDER BY p.peer
-            """)
-        for row in rows {
-            guard let peer = row.stored("peer", as: String.self) else { continue }
-            let counter = row.stored("last_seq", as: Int64.self) ?? 0, held = row.stored("held", as: Int64.self) ?? 0, exported = row.stored("exported_seq", as: Int64.self) ?? 0
+        for counters in try inspection.peerCounters() {
+            let peer = counters.peer
+            let counter = counters.lastSequence, held = counters.highestHeld, exported = counters.exportedSequence
             if peer == own {
                 if counter < held {
                     context.add(.syncCounterBehind, property: peer) {
@@ -78,8 +72,7 @@ enum SyncStateDetector {
     /// Local transactions after `exported` missing from the history: they can never be exported.
     private static func unexportedMissing(_ context: CheckContext, peer: String, after exported: Int64, through last: Int64) throws {
         guard last > exported else { return }
-        let held = try Int64.fetchOne(context.db, sql: "SELECT COUNT(*) FROM sk_transaction WHERE peer = ? AND seq > ? AND seq <= ?",
-                                      arguments: [peer, exported, last]) ?? 0
+        let held = try context.inspection.transactionCount(of: peer, after: exported, through: last)
         let missing = (last - exported) - held
         guard missing > 0 else { return }
         context.add(.syncUnexportedMissing, property: peer) {

@@ -1,5 +1,5 @@
-import GRDB
 import ObjectModel
+import SyncStore
 
 /// To-one relationships: targets that do not exist or are of the wrong entity, and for one-to-one
 /// pairs, targets claimed by several records and pairs whose two columns disagree.
@@ -10,7 +10,7 @@ enum ToOneDetector {
         for entity in model.entities {
             for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
                 guard let column = context.column(relationship.name, of: entity.name), column.kind == .toOne,
-                      let targetTable = context.table(of: relationship.destination), try context.tableExists(targetTable) else { continue }
+                      let targetTable = context.table(of: relationship.destination), try context.inspection.tableExists(targetTable) else { continue }
                 try dangling(relationship, of: entity.name, column: column, targetTable: targetTable, context)
                 if let inverse = StoreLayoutFacts.inverse(of: relationship, in: model), !inverse.isToMany, !inverse.isTransient {
                     try shared(relationship, of: entity.name, column: column, context)
@@ -23,20 +23,12 @@ enum ToOneDetector {
         }
     }
 
-    private static func dangling(_ relationship: RelationshipDescription, of entity: String, column: StoredColumn, targetTable: String,
+    private static func dangling(_ relationship: RelationshipDescription, of entity: String, column: StoredProperty, targetTable: String,
                                  _ context: CheckContext) throws {
-        let c = CheckSQL.identifier(column.column)
-        let allowed = context.family(of: relationship.destination)
-        let sql = """
-            SELECT s._gid AS gid, s._entity AS entity, s.\(c) AS target, t._entity AS target_entity
-            FROM \(CheckSQL.identifier(column.table)) s LEFT JOIN \(CheckSQL.identifier(targetTable)) t ON t._gid = s.\(c)
-            WHERE s._entity IN \(CheckSQL.list(context.family(of: entity))) AND s.\(c) IS NOT NULL
-              AND (t._gid IS NULL OR t._entity NOT IN \(CheckSQL.list(allowed)))
-            """
-        let cursor = try Row.fetchCursor(context.db, sql: sql)
-        while let row = try cursor.next() {
-            let gid: String = row.stored("gid", as: String.self) ?? "", exact: String = row.stored("entity", as: String.self) ?? "", target: String = row.stored("target", as: String.self) ?? ""
-            let targetEntity = row.stored("target_entity", as: String.self)
+        try context.inspection.forEachDanglingToOne(column, holders: context.family(of: entity), targetTable: targetTable,
+                                                    allowed: context.family(of: relationship.destination)) { found in
+            let gid = found.globalID, exact = found.entity, target = found.target
+            let targetEntity = found.targetEntity
             let code: CheckCode = targetEntity == nil ? .relationshipDanglingTarget : .relationshipWrongTargetEntity
             context.add(code, entity: exact, property: relationship.name) {
                 var finding = CheckFinding(
@@ -54,22 +46,8 @@ enum ToOneDetector {
         }
     }
 
-    private static func shared(_ relationship: RelationshipDescription, of entity: String, column: StoredColumn, _ context: CheckContext) throws {
-        let c = CheckSQL.identifier(column.column)
-        let table = CheckSQL.identifier(column.table)
-        let members = CheckSQL.list(context.family(of: entity))
-        let sql = """
-            SELECT \(c) AS target, _gid, _entity, _created, _updated, _seed_set, _seed_version FROM \(table)
-            WHERE _entity IN \(members) AND \(c) IN (
-                SELECT \(c) FROM \(table) WHERE _entity IN \(members) AND \(c) IS NOT NULL GROUP BY \(c) HAVING COUNT(*) > 1)
-            ORDER BY \(c), _gid
-            """
-        var groups: [(target: String, records: [FindingRecord])] = []
-        for row in try Row.fetchAll(context.db, sql: sql) {
-            let target: String = row.stored("target", as: String.self) ?? ""
-            if groups.last?.target != target { groups.append((target, [])) }
-            groups[groups.count - 1].records.append(DuplicateDetector.record(from: row))
-        }
+    private static func shared(_ relationship: RelationshipDescription, of entity: String, column: StoredProperty, _ context: CheckContext) throws {
+        let groups = try context.inspection.sharedToOneTargets(column, holders: context.family(of: entity))
         for group in groups {
             context.add(.relationshipSharedTarget, entity: entity, property: relationship.name) {
                 var finding = CheckFinding(
@@ -81,27 +59,18 @@ enum ToOneDetector {
                 finding.table = column.table
                 finding.column = column.column
                 finding.target = group.target
-                finding.records = group.records
+                finding.records = group.records.map(FindingRecord.init)
                 return finding
             }
         }
     }
 
     private static func mismatched(_ relationship: RelationshipDescription, inverse: RelationshipDescription, of entity: String,
-                                   column: StoredColumn, inverseColumn: StoredColumn, targetTable: String, _ context: CheckContext) throws {
-        let c = CheckSQL.identifier(column.column)
-        let back = CheckSQL.identifier(inverseColumn.column)
-        let sql = """
-            SELECT a._gid AS gid, a._entity AS entity, a.\(c) AS target, b.\(back) AS back
-            FROM \(CheckSQL.identifier(column.table)) a JOIN \(CheckSQL.identifier(targetTable)) b ON b._gid = a.\(c)
-            WHERE a._entity IN \(CheckSQL.list(context.family(of: entity)))
-              AND b._entity IN \(CheckSQL.list(context.family(of: relationship.destination)))
-              AND (b.\(back) IS NULL OR b.\(back) != a._gid)
-            """
-        let cursor = try Row.fetchCursor(context.db, sql: sql)
-        while let row = try cursor.next() {
-            let gid: String = row.stored("gid", as: String.self) ?? "", exact: String = row.stored("entity", as: String.self) ?? "", target: String = row.stored("target", as: String.self) ?? ""
-            let pointsBack = row.stored("back", as: String.self)
+                                   column: StoredProperty, inverseColumn: StoredProperty, targetTable: String, _ context: CheckContext) throws {
+        try context.inspection.forEachUnreturnedOneToOne(column, inverse: inverseColumn, holders: context.family(of: entity), targetTable: targetTable,
+                                                         targets: context.family(of: relationship.destination)) { found in
+            let gid = found.globalID, exact = found.entity, target = found.target
+            let pointsBack = found.inverseTarget
             context.add(.relationshipInverseMismatch, entity: exact, property: relationship.name) {
                 var finding = CheckFinding(
                     code: .relationshipInverseMismatch, entity: exact, globalIDs: [gid],

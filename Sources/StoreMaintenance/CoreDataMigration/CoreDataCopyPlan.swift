@@ -5,7 +5,7 @@ import ObjectModel
 import SyncStore
 
 /// How SQLite copies one entity's rows from a Core Data store into a store by itself
-/// (`INSERT … SELECT`, ``SyncStore/importCopiedBatch(_:author:migration:checkpoint:)``), and how
+/// (`INSERT … SELECT`, ``SyncStore/BulkLoad/importCopiedBatch(_:checkpoint:)``), and how
 /// the reading thread checks and digests the same rows meanwhile.
 ///
 /// Both follow `CoreDataStoreReader`'s decoding (dates are seconds since 2001, Booleans integers,
@@ -53,7 +53,7 @@ struct CoreDataCopyPlan {
 
     /// The plan for `entity`, or `nil` when its records must go record by record.
     init?(entity: String, reader: CoreDataStoreReader, store: SyncStore) {
-        guard let storage = reader.storage(of: entity), let layout = store.bulkCopyLayout(of: entity),
+        guard let storage = reader.storage(of: entity), let layout = BulkCopyLayout(of: entity, in: store),
               storage.joinedToManyNames.isEmpty, layout.joinedToManyNames.isEmpty,
               Set(storage.attributes.map(\.name)) == Set(layout.attributes.map(\.name)), storage.attributes.count == layout.attributes.count,
               Set(storage.toOnes.map(\.name)) == Set(layout.toOnes.map(\.name)), storage.toOnes.count == layout.toOnes.count
@@ -62,7 +62,7 @@ struct CoreDataCopyPlan {
         self.storage = storage
         sourcePath = reader.path
         globalIDPrefix = Array(reader.globalIDPrefix(of: entity).utf8)
-        var expressions = ["\(CheckSQL.literal(reader.globalIDPrefix(of: entity))) || Z_PK", "NULL", "NULL"]
+        var expressions = ["\(reader.globalIDPrefix(of: entity).quotedSQLLiteral) || Z_PK", "NULL", "NULL"]
         var raw: [String] = []
         var decodings: [Decoding] = []
         for attribute in layout.attributes {
@@ -124,10 +124,10 @@ struct CoreDataCopyPlan {
 
     /// The target global ID's prefix: by the target's `Z_ENT` when the destination has sub-entities.
     private static func prefix(of toOne: CoreDataEntityStorage.ToOne, reader: CoreDataStoreReader) -> String {
-        let declared = CheckSQL.literal(reader.globalIDPrefix(of: toOne.destination))
+        let declared = reader.globalIDPrefix(of: toOne.destination).quotedSQLLiteral
         guard let entityColumn = toOne.entityColumn else { return declared }
         let cases = reader.entityNumbers.sorted { $0.value < $1.value }
-            .map { "WHEN \($0.value) THEN \(CheckSQL.literal(reader.globalIDPrefix(of: $0.key)))" }.joined(separator: " ")
+            .map { "WHEN \($0.value) THEN \(reader.globalIDPrefix(of: $0.key).quotedSQLLiteral)" }.joined(separator: " ")
         return "(CASE \(entityColumn.quotedSQLIdentifier) \(cases) ELSE \(declared) END)"
     }
 

@@ -195,9 +195,10 @@ struct CoreDataEntityStream: MigrationStream {
     /// records one by one for a window of ``MigrationOptions/batchSize`` rows after a row that does
     /// not; records one by one throughout when the entity cannot be copied or the store has no
     /// copy source attached.
-    func forEach(after position: Int64, store: SyncStore, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws {
+    func forEach(after position: Int64, into load: BulkLoad, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws {
         guard (reader.entityCounts[entity] ?? 0) > 0 else { return }
-        guard store.hasCopySource, let plan = CoreDataCopyPlan(entity: entity, reader: reader, store: store),
+        let store = load.store
+        guard load.hasCopySource, let plan = CoreDataCopyPlan(entity: entity, reader: reader, store: store),
               let digester = BulkCopyDigester(store: store, entity: entity) else {
             return try forEach(after: position, store: store, body)
         }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let digest = BackgroundWork { try reader.contentDigest() }
-/// try store.buildPendingIndexes()       // meanwhile, on this thread
+/// try load.buildIndexes()               // meanwhile, on this thread
 /// let content = try digest.wait()
 /// ```
 final class BackgroundWork<Value>: @unchecked Sendable {

@@ -12,7 +12,7 @@ import SyncStore
 /// submitted, each with its checkpoint, so a killed run resumes exactly as a single-threaded one would.
 ///
 /// ```swift
-/// let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id)
+/// let committer = BatchCommitter(load: load)
 /// try committer.submit(.init(records: records, rejections: [], checkpoint: checkpoint))
 /// try committer.finish()   // waits for the last batch; rethrows the first failure
 /// ```
@@ -34,9 +34,7 @@ final class BatchCommitter: @unchecked Sendable {
         var digest: BackgroundWork<RecordDigestSum>?
     }
 
-    private let store: SyncStore
-    private let author: String
-    private let migration: Int64
+    private let load: BulkLoad
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
     /// Batches handed over and not yet committed, oldest first (the first one is being written).
@@ -51,10 +49,8 @@ final class BatchCommitter: @unchecked Sendable {
     private var recordDigests = RecordDigestSum()
 
     /// Starts the committing thread.
-    init(store: SyncStore, author: String, migration: Int64) {
-        self.store = store
-        self.author = author
-        self.migration = migration
+    init(load: BulkLoad) {
+        self.load = load
         let thread = Thread { [self] in commitLoop() }
         thread.name = "storekeep.commit"
         thread.start()
@@ -72,8 +68,8 @@ final class BatchCommitter: @unchecked Sendable {
         var batch = batch
         // Its blob files are written while the batch before it commits.
         if batch.copy == nil, !batch.records.isEmpty {
-            batch.blobFiles = store.startWritingBlobFiles(of: batch.records)
-            batch.digest = BackgroundWork(name: "storekeep.digest") { [store, records = batch.records] in
+            batch.blobFiles = load.startWritingBlobFiles(of: batch.records)
+            batch.digest = BackgroundWork(name: "storekeep.digest") { [store = load.store, records = batch.records] in
                 var sum = RecordDigestSum()
                 var line = RecordLineBuffer()
                 for index in records.indices { store.addDigest(of: records[index], to: &sum, scratch: &line) }
@@ -155,10 +151,9 @@ final class BatchCommitter: @unchecked Sendable {
             var checkpoint = batch.checkpoint
             checkpoint.digest.add(recordDigests)
             if let copy = batch.copy {
-                try store.importCopiedBatch(copy, author: author, migration: migration, checkpoint: checkpoint)
+                try load.importCopiedBatch(copy, checkpoint: checkpoint)
             } else {
-                try store.importBatch(batch.records, rejections: batch.rejections, author: author, migration: migration,
-                                      checkpoint: checkpoint, checked: true, blobFiles: batch.blobFiles)
+                try load.importBatch(batch.records, rejections: batch.rejections, checkpoint: checkpoint, checked: true, blobFiles: batch.blobFiles)
             }
             return nil
         } catch {

@@ -6,7 +6,7 @@ public enum MigrationItem: Sendable {
     case record(position: Int64, ImportRecord)
     /// A record that cannot be written (a value that cannot be converted, a reference to nothing).
     case rejected(position: Int64, reason: String)
-    /// A batch of records that SQLite copies from the source by itself (``SyncStore/importCopiedBatch(_:author:migration:checkpoint:)``),
+    /// A batch of records that SQLite copies from the source by itself (``SyncStore/BulkLoad/importCopiedBatch(_:checkpoint:)``),
     /// up to and including `position`, with the sum of their line digests as the store will compute them.
     case copied(position: Int64, BulkCopy, digest: RecordDigestSum)
 }
@@ -26,15 +26,16 @@ public protocol MigrationStream {
     /// `store` is the target, for lookups of records written by earlier streams.
     func forEach(after position: Int64, store: SyncStore, _ body: (MigrationItem) throws -> Bool) throws
     /// ``forEach(after:store:_:)`` for a stream that may yield ``MigrationItem/copied(position:_:digest:)``
-    /// batches, of at most ``MigrationOptions/copyBatchSize`` records and about
-    /// ``MigrationOptions/batchBytes`` bytes of values each; records it yields one by one are
-    /// batched by the runner with ``MigrationOptions/batchSize`` as before.
-    func forEach(after position: Int64, store: SyncStore, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws
+    /// batches into `load` (what a copy must select: ``SyncStore/BulkCopyLayout``), of
+    /// at most ``MigrationOptions/copyBatchSize`` records and about ``MigrationOptions/batchBytes``
+    /// bytes of values each; records it yields one by one are batched by the runner with
+    /// ``MigrationOptions/batchSize`` as before.
+    func forEach(after position: Int64, into load: BulkLoad, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws
 }
 
 extension MigrationStream {
     /// Streams that yield records one by one ignore the batch limits (the runner applies them).
-    public func forEach(after position: Int64, store: SyncStore, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws {
-        try forEach(after: position, store: store, body)
+    public func forEach(after position: Int64, into load: BulkLoad, options: MigrationOptions, _ body: (MigrationItem) throws -> Bool) throws {
+        try forEach(after: position, store: load.store, body)
     }
 }

@@ -145,29 +145,28 @@ public struct Migrator {
         if let done = runs.last(where: { $0.success == true }) {
             return try report(store: store, runID: done.id, outcome: .alreadyCompleted, resumed: false, seconds: [:], verified: true)
         }
-        try store.beginBulkLoad()
-        // The batches append pages: through a rollback journal each is written once (SyncStore.beginAppending).
-        try store.beginAppending()
         let unfinished = runs.last { $0.finished == nil }
         if unfinished == nil { try requireEmpty(store) }
-        let run = try store.beginMigration(
+        // The batches append pages: through a rollback journal each is written once (BulkLoad.Commits.appending).
+        let load = try store.beginBulkLoad(
             key: key, version: model.versionName,
             description: "\(source.kindDescription) → \(model.name) \(model.versionName)",
-            source: source.location, checksum: source.checksum, files: source.appliedFiles)
+            source: source.location, checksum: source.checksum, files: source.appliedFiles, author: Migrator.author, commits: .appending)
+        let run = load.run
         if !source.sourceModelHashes.isEmpty { try store.recordModelLineage(source.sourceModelHashes) }
         // A source SQLite can copy from is attached read-only; when that fails, its records go one by one.
-        if options.copiesWithSQL, let copySource = source.copySourcePath { try? store.attachCopySource(at: copySource) }
-        defer { store.detachCopySource() }
-        let checkpoints = try store.checkpoints(migration: run.id)
+        if options.copiesWithSQL, let copySource = source.copySourcePath { try? load.attachCopySource(at: copySource) }
+        defer { load.detachCopySource() }
+        let checkpoints = try load.checkpoints()
         let estimates = try source.streams.map { try $0.estimatedCount() }
         let grandTotal = estimates.contains(where: { $0 == nil }) ? nil : estimates.compactMap { $0 }.reduce(0, +)
         var doneThisRun = 0
         var seconds: [String: Double] = [:]
         for (index, stream) in source.streams.enumerated() {
             let started = Date()
-            let committer = BatchCommitter(store: store, author: Migrator.author, migration: run.id)
+            let committer = BatchCommitter(load: load)
             var runner = StreamRunner(
-                stream: stream, store: store, migration: run.id, options: options, committer: committer,
+                stream: stream, load: load, options: options, committer: committer,
                 checkpoint: checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0))
             runner.abandonWhen = abandonWhen
             let stopped: MigrationRejection?
@@ -179,16 +178,16 @@ public struct Migrator {
             } catch {
                 // What was handed over still commits (each batch with its checkpoint) before the error goes up.
                 try? committer.finish()
-                store.detachCopySource()
-                try? store.endAppending()
+                load.detachCopySource()
+                try? load.endAppending()
                 throw error
             }
             try committer.finish()
             doneThisRun += runner.handledThisRun
             seconds[stream.name] = Date().timeIntervalSince(started)
             if let stopped {
-                store.detachCopySource()
-                try store.endAppending()
+                load.detachCopySource()
+                try load.endAppending()
                 try RejectionReport.write([stopped], for: target)
                 var result = try report(store: store, runID: run.id, outcome: .stoppedAtRejectedRecord, resumed: unfinished != nil,
                                         seconds: seconds, verified: false)
@@ -197,15 +196,14 @@ public struct Migrator {
                 return result
             }
         }
-        store.detachCopySource()
-        try verifyTallies(store: store, runID: run.id)
+        load.detachCopySource()
+        try verifyTallies(load)
         source.finishReading()
         // Back to WAL mode: the verification reads on its own connection while the indexes are built.
-        try store.endAppending()
-        let content = try buildIndexesAndVerify(store: store, runID: run.id)
-        try store.endBulkLoad()
-        try store.finishMigration(run.id, success: true)
-        let rejections = try store.rejections(migration: run.id)
+        try load.endAppending()
+        let content = try buildIndexesAndVerify(load)
+        try load.finish(success: true)
+        let rejections = try load.rejections()
         var result = try report(store: store, runID: run.id, outcome: .completed, resumed: unfinished != nil, seconds: seconds, verified: true)
         if !rejections.isEmpty {
             try RejectionReport.write(rejections, for: target)
@@ -229,18 +227,18 @@ public struct Migrator {
     /// needs no index) while this one builds the indexes, so the two phases overlap on two cores.
     ///
     /// - Returns: the store's content digest, from the verification pass.
-    private func buildIndexesAndVerify(store: SyncStore, runID: Int64) throws -> ContentDigest {
-        let expected = try expectedRecords(store: store, runID: runID)
+    private func buildIndexesAndVerify(_ load: BulkLoad) throws -> ContentDigest {
+        let expected = try expectedRecords(load)
         let reader = try SyncStore.open(at: target, readOnly: true)
         let verification = BackgroundWork(name: "storekeep.verify") { try reader.contentDigestAndRecordSums() }
-        let built = Result { try reportingDuplicates { try store.buildPendingIndexes() } }
+        let built = Result { try reportingDuplicates { try load.buildIndexes() } }
         let verified = Result { try verification.wait() }
         try built.get()
         let (content, sums) = try verified.get()
         for (entity, wanted) in expected.sorted(by: { $0.key < $1.key }) {
             let (count, sum) = sums[entity] ?? (0, RecordDigestSum())
             guard count == wanted.rows, sum == wanted.sum else {
-                try store.finishMigration(runID, success: false)
+                try load.finish(success: false)
                 throw MaintenanceError(
                     path: target,
                     problem: "verification failed for \(entity): \(wanted.rows) records read, \(count) in the store\(count == wanted.rows ? ", with different content" : "")",
@@ -254,13 +252,13 @@ public struct Migrator {
     /// Checks that the streams read (wrote or rejected) every item the source holds, counted part by
     /// part without them (``MigrationSource/tallies()``): a row no stream read would otherwise be
     /// lost while the digests of what was read still match.
-    private func verifyTallies(store: SyncStore, runID: Int64) throws {
-        let checkpoints = try store.checkpoints(migration: runID)
+    private func verifyTallies(_ load: BulkLoad) throws {
+        let checkpoints = try load.checkpoints()
         for tally in try source.tallies() {
             let read = tally.streams.reduce(0) { total, name in total + (checkpoints[name].map { $0.rows + $0.rejected } ?? 0) }
             guard read == tally.count else {
-                try? store.endAppending()
-                try store.finishMigration(runID, success: false)
+                try? load.endAppending()
+                try load.finish(success: false)
                 throw MaintenanceError(
                     path: target,
                     problem: "verification failed: \(tally.part) of \(source.location) holds \(tally.count) items, but the migration read \(read) of them (written or rejected)",
@@ -282,8 +280,8 @@ public struct Migrator {
     }
 
     /// Per entity, the records the streams wrote and the sum of their line digests (from the checkpoints).
-    private func expectedRecords(store: SyncStore, runID: Int64) throws -> [String: (rows: Int, sum: RecordDigestSum)] {
-        let checkpoints = try store.checkpoints(migration: runID)
+    private func expectedRecords(_ load: BulkLoad) throws -> [String: (rows: Int, sum: RecordDigestSum)] {
+        let checkpoints = try load.checkpoints()
         var expected: [String: (rows: Int, sum: RecordDigestSum)] = [:]
         for stream in source.streams {
             let checkpoint = checkpoints[stream.name] ?? MigrationCheckpoint(stream: stream.name, position: -1, rows: 0, rejected: 0)

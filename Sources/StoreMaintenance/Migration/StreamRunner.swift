@@ -8,8 +8,7 @@ import SyncStore
 /// each batch's record digests (``BatchCommitter/Batch/checkpoint``).
 struct StreamRunner {
     let stream: any MigrationStream
-    let store: SyncStore
-    let migration: Int64
+    let load: BulkLoad
     let options: MigrationOptions
     let committer: BatchCommitter
     /// Where the stream stands (what the store has committed, plus the open batch).
@@ -22,11 +21,9 @@ struct StreamRunner {
     /// Thrown when ``abandonWhen`` says the run is to stop (the check of the whole source failed).
     struct Abandoned: Error {}
 
-    init(stream: any MigrationStream, store: SyncStore, migration: Int64, options: MigrationOptions, committer: BatchCommitter,
-         checkpoint: MigrationCheckpoint) {
+    init(stream: any MigrationStream, load: BulkLoad, options: MigrationOptions, committer: BatchCommitter, checkpoint: MigrationCheckpoint) {
         self.stream = stream
-        self.store = store
-        self.migration = migration
+        self.load = load
         self.options = options
         self.committer = committer
         self.checkpoint = checkpoint
@@ -40,7 +37,7 @@ struct StreamRunner {
         var bytes = 0
         var committed = checkpoint
         var stopped: MigrationRejection?
-        let store = self.store
+        let load = self.load, store = load.store
         let options = self.options
         let committer = self.committer
         let entity = stream.entity
@@ -59,7 +56,7 @@ struct StreamRunner {
             progress(runner.checkpoint.rows + runner.checkpoint.rejected, runner.handledThisRun)
         }
         var runner = self
-        try stream.forEach(after: checkpoint.position, store: store, options: options) { item in
+        try stream.forEach(after: checkpoint.position, into: load, options: options) { item in
             switch item {
             case .copied(let position, let copy, let digest):
                 // Records handed over before it are committed first: batches commit in source order.

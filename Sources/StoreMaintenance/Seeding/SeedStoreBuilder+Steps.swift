@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ObjectModel
 import SyncStore
 
@@ -33,7 +32,7 @@ extension SeedStoreBuilder {
             let store = try openSeedStoreFile(file, configuration: configuration, user: user)
             let facts = try store.seedStoreFacts()
             guard let name = facts["seedSet"], let version = facts["seedVersion"].flatMap({ Int($0) }), let checksum = facts["seedChecksum"] else {
-                throw MaintenanceError(path: file, problem: "does not say which seed set it was built from (sk_metadata has no seedSet, seedVersion, seedChecksum)",
+                throw MaintenanceError(path: file, problem: "does not say which seed set it was built from (\(StoreLayoutDescription.metadataTable) has no seedSet, seedVersion, seedChecksum)",
                                        hint: "copy a seed store made by `storekeep seed-store build`, or build one from the seed set (--from)", failureKind: .badInput)
             }
             return SourceIdentity(kind: "sqlite", path: file, seedSet: name, version: version, checksum: checksum)
@@ -77,8 +76,8 @@ extension SeedStoreBuilder {
         }
         let store = try SyncStore.create(at: temporary, model: user.model, contentName: user.metadata.contentName, peerID: "seed-store",
                                          seedConfiguration: configuration)
-        let run = try store.beginMigration(key: "seed-store", version: String(set.version), description: "seed set \(set.name) version \(set.version)",
-                                           source: set.path, checksum: set.checksum)
+        let load = try store.beginBulkLoad(key: "seed-store", version: String(set.version), description: "seed set \(set.name) version \(set.version)",
+                                           source: set.path, checksum: set.checksum, author: Self.author)
         let seed = SeedMark(set: set.name, version: set.version)
         var start = 0
         while start < records.count {
@@ -87,14 +86,13 @@ extension SeedStoreBuilder {
                 ImportRecord(entity: record.entry.entity, globalID: record.id, values: AttributeValues(record.values), toOne: record.toOne, seed: seed)
             }
             do {
-                try store.importBatch(batch, author: Self.author, migration: run.id,
-                                      checkpoint: MigrationCheckpoint(stream: "seed set", position: Int64(end), rows: end, rejected: 0))
+                try load.importBatch(batch, checkpoint: MigrationCheckpoint(stream: "seed set", position: Int64(end), rows: end, rejected: 0))
             } catch let error as StoreError where error.reason == .invalidRequest {
                 throw SeedSetError(path: set.path, line: nil, problem: error.message)
             }
             start = end
         }
-        try store.finishMigration(run.id, success: true)
+        try load.finish(success: true)
         try store.recordSeedStoreFacts(identity.facts)
         return records.count
     }
@@ -115,22 +113,17 @@ extension SeedStoreBuilder {
             MaintenanceError(path: temporary, problem: "the seed store built is not usable: \(problem)",
                              hint: "nothing was installed; check the disk and the source, then build again", failureKind: .ioFailure)
         }
-        let held = Set(user.model.seedEntities(of: configuration).filter { $0.parentName == nil }.map { "e_\($0.name)" })
+        let problem: SeedStoreFileProblem?
         do {
-            let queue = try DatabaseQueue(path: temporary)
-            try queue.writeWithoutTransaction { db in
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
-                try db.execute(sql: "VACUUM")
-                let lines = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-                guard lines == ["ok"] else { throw broken("SQLite's integrity check says: \(lines.prefix(3).joined(separator: "; "))") }
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 2) = 'e_'")
-                if let stranger = tables.first(where: { !held.contains($0) }) { throw broken("it has the table \(stranger), which holds no entity of configuration \(configuration)") }
-            }
-            try queue.close()
-        } catch let error as MaintenanceError {
-            throw error
-        } catch {
-            throw Self.failure(error, path: temporary, action: "write the seed store back to one file")
+            problem = try SyncStore.sealSeedStoreFile(at: temporary, configuration: configuration, model: user.model)
+        } catch let error as StoreError {
+            throw MaintenanceError(path: temporary, problem: error.message,
+                                   hint: "nothing was installed; check free space and permissions, then build again", failureKind: .ioFailure)
+        }
+        switch problem {
+        case .integrity(let lines)?: throw broken("SQLite's integrity check says: \(lines.prefix(3).joined(separator: "; "))")
+        case .foreignTable(let stranger)?: throw broken("it has the table \(stranger), which holds no entity of configuration \(configuration)")
+        case nil: break
         }
         let descriptor = open(temporary, O_RDONLY)
         guard descriptor >= 0, fsync(descriptor) == 0 else {
@@ -150,18 +143,9 @@ extension SeedStoreBuilder {
     /// The user records whose seed references the seed store at `candidate` would leave dangling.
     func danglingReferences(ifInstalling candidate: String, configuration: String, user: SyncStore) throws -> ([DanglingSeedReference], Int) {
         guard user.model.seedReferences.contains(where: { user.model.seedConfiguration(of: $0.target) == configuration }) else { return ([], 0) }
-        var settings = Configuration()
-        settings.readonly = true
-        settings.busyMode = .timeout(5)
         do {
-            let queue = try DatabaseQueue(path: user.path, configuration: settings)
-            defer { try? queue.close() }
-            return try queue.inDatabase { db in
-                try SeedReferenceScan.attach(candidate, as: "seed_new", to: db)
-                let (found, total) = try SeedReferenceScan.dangling(in: db, model: user.model, configuration: configuration, schema: "seed_new", limit: Self.danglingLimit)
-                try db.execute(sql: "DETACH DATABASE seed_new")
-                return (found, total)
-            }
+            return try StoreInspector(path: user.path, access: .snapshot)
+                .danglingSeedReferences(ifSeedStoreAt: candidate, configuration: configuration, model: user.model, limit: Self.danglingLimit)
         } catch {
             throw Self.failure(error, path: user.path, action: "find the records the new seed store would leave dangling")
         }
@@ -170,8 +154,7 @@ extension SeedStoreBuilder {
     /// A failure of SQLite or the file system during a build, as an operator reads it.
     private static func failure(_ error: any Error, path: String, action: String) -> any Error {
         if error is StoreError || error is MaintenanceError { return error }
-        let message = (error as? DatabaseError)?.message ?? "\(error)"
-        return MaintenanceError(path: path, problem: "cannot \(action): \(message)",
+        return MaintenanceError(path: path, problem: "cannot \(action): \(error)",
                                 hint: "nothing was installed; check free space and permissions, then build again", failureKind: .ioFailure)
     }
 }

@@ -1,3 +1,5 @@
+import SyncStore
+
 /// What one `storekeep seed-store build` did (its `--json` document; fields are only ever added).
 public struct SeedStoreReport: Codable, Sendable {
     /// The user's store, the seed store beside it, and the seed configuration it holds.

@@ -1,13 +1,12 @@
 import Foundation
-import GRDB
 import ObjectModel
 
-/// Small pieces of SQL text the detectors assemble: literals and lists of literals.
+/// Small pieces of SQL text the inspection queries assemble: literals and lists of literals.
 ///
-/// Detectors inline model-derived constants (entity names, bounds, patterns) as literals, so that
-/// one statement carries each condition twice (as a flag and in `WHERE`) without positional
-/// arguments to keep in step.
-enum CheckSQL {
+/// Queries inline model-derived constants (entity names, bounds, patterns) as literals, so that one
+/// statement carries each condition twice (as a flag and in `WHERE`) without positional arguments
+/// to keep in step.
+enum InspectionSQL {
     /// A string literal: `'it''s'` (``Swift/String/quotedSQLLiteral``: a NUL is joined in as `char(0)`).
     static func literal(_ text: String) -> String { text.quotedSQLLiteral }
 
@@ -25,16 +24,4 @@ enum CheckSQL {
 
     /// A quoted identifier: `"e_Speech"`.
     static func identifier(_ name: String) -> String { name.quotedSQLIdentifier }
-
-    /// A stored value as text for a message: numbers and text as they are (text cut at 200
-    /// characters), a blob as `<N bytes>`, NULL as `null`.
-    static func describe(_ value: DatabaseValue) -> String {
-        switch value.storage {
-        case .null: return "null"
-        case .int64(let number): return String(number)
-        case .double(let number): return String(number)
-        case .string(let text): return text.count > 200 ? String(text.prefix(200)) + "…" : text
-        case .blob(let data): return "<\(data.count) bytes>"
-        }
-    }
 }

@@ -3,37 +3,20 @@ import GRDB
 import GRDBSQLite
 import ObjectModel
 
-extension SyncStore {
+extension BulkLoad {
     /// The schema name an attached copy source has on the store's connection.
     static let copySourceSchema = "sk_source"
 
-    /// The most to-one relationships an entity may have for a SQL copy: a copied record's insert
-    /// run is the batch's first run id plus one bit per non-empty to-one.
-    public static let bulkCopyMaximumToOnes = 12
-
-    /// What a SQL copy of `entity`'s records must select (``BulkCopyLayout``), or `nil` when its
-    /// records cannot be copied: an unknown or abstract entity, or one with more than
-    /// ``bulkCopyMaximumToOnes`` to-one relationships.
-    public func bulkCopyLayout(of entity: String) -> BulkCopyLayout? {
-        guard let plan = plans[entity], !plan.isAbstract, plan.toOne.count <= Self.bulkCopyMaximumToOnes else { return nil }
-        let encoder = plan.lineEncoder
-        return BulkCopyLayout(
-            entity: entity,
-            attributes: encoder.attributeFacts.map { .init(name: $0.name, type: $0.type, allowsExternalStorage: $0.allowsExternalStorage) },
-            toOnes: plan.toOne.map { .init(name: $0.name, hasOrder: $0.order != nil) },
-            joinedToManyNames: plan.joinedToMany.sorted())
-    }
-
-    /// Attaches the SQLite file at `path`, read-only, as the source of ``importCopiedBatch(_:author:migration:checkpoint:)``,
+    /// Attaches the SQLite file at `path`, read-only, as the source of ``importCopiedBatch(_:checkpoint:)``,
     /// until ``detachCopySource()``. Nothing is ever written to it.
     ///
     /// - Throws: ``StoreError`` `io` when SQLite cannot attach it, or cannot attach it read-only
     ///   (an SQLite library without URI file names): the caller then writes records one by one.
     public func attachCopySource(at path: String) throws {
-        guard !isReadOnly else { throw StoreError(.invalidRequest, path: self.path, message: "the store was opened read-only") }
+        guard !store.isReadOnly else { throw StoreError(.invalidRequest, path: store.path, message: "the store was opened read-only") }
         let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?mode=ro"
         do {
-            try database.writeWithoutTransaction { db in
+            try store.database.writeWithoutTransaction { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS \(Self.copySourceSchema)", arguments: [uri])
                 guard sqlite3_db_readonly(db.sqliteConnection, Self.copySourceSchema) == 1 else {
                     try db.execute(sql: "DETACH DATABASE \(Self.copySourceSchema)")
@@ -49,14 +32,14 @@ extension SyncStore {
 
     /// Detaches the copy source; does nothing when none is attached.
     public func detachCopySource() {
-        _ = try? database.writeWithoutTransaction { db in
+        _ = try? store.database.writeWithoutTransaction { db in
             if try Self.copySourceIsAttached(db) { try db.execute(sql: "DETACH DATABASE \(Self.copySourceSchema)") }
         }
     }
 
     /// Whether a copy source is attached (``attachCopySource(at:)``).
     public var hasCopySource: Bool {
-        (try? database.inDatabase { db in try Self.copySourceIsAttached(db) }) ?? false
+        (try? store.database.inDatabase { db in try Self.copySourceIsAttached(db) }) ?? false
     }
 
     private static func copySourceIsAttached(_ db: Database) throws -> Bool {
@@ -66,7 +49,7 @@ extension SyncStore {
     /// Copies a batch of records from the attached source (``attachCopySource(at:)``) with one
     /// `INSERT … SELECT`, then writes their history (one transaction, its inserts as insert runs,
     /// one per set of non-empty to-one relationships) and the stream's checkpoint, all in one
-    /// SQLite transaction, as ``importBatch(_:rejections:author:migration:checkpoint:checked:blobFiles:)`` does.
+    /// SQLite transaction, as ``importBatch(_:rejections:checkpoint:checked:blobFiles:)`` does.
     ///
     /// The caller answers for the values being in the store's form (``BulkCopyLayout``): SQLite
     /// copies what the expressions give. A migration digests the same expressions over the source
@@ -76,15 +59,16 @@ extension SyncStore {
     ///   that already exists (when the store's indexes are built); `damaged` (naming the source) when
     ///   SQLite copies another number of rows than `copy.rows`, which a damaged source file does;
     ///   `io` when SQLite fails.
-    public func importCopiedBatch(_ copy: BulkCopy, author: String, migration: Int64, checkpoint: MigrationCheckpoint) throws {
-        guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
-        guard let layout = bulkCopyLayout(of: copy.entity), let plan = plans[copy.entity], let table = self.layout.tableOfEntity[copy.entity],
+    public func importCopiedBatch(_ copy: BulkCopy, checkpoint: MigrationCheckpoint) throws {
+        let store = self.store, path = store.path
+        guard !store.isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
+        guard let layout = BulkCopyLayout(of: copy.entity, in: store), let plan = store.plans[copy.entity], let table = store.layout.tableOfEntity[copy.entity],
               copy.expressions.count == layout.columnCount else {
             throw StoreError(.invalidRequest, path: path, message: "records of \(copy.entity) cannot be copied with these \(copy.expressions.count) columns")
         }
         do {
-            try database.write { db in
-                let writer = ImportWriter(db: db, store: self, now: Date())
+            try store.database.write { db in
+                let writer = ImportWriter(db: db, store: store, now: Date())
                 try writer.beginHistory(author: author)
                 guard let runs = writer.runs else { return }
                 let before = try StoreError.number(after: try Int64.fetchOne(db, sql: "SELECT MAX(_rowid) FROM \(table.quotedSQLIdentifier)"),
@@ -118,7 +102,7 @@ extension SyncStore {
                              toRun: runs.adoptRun(id: id, entity: copy.entity, properties: properties))
                 }
                 try writer.finishHistory()
-                try recordBatch(rejections: [], migration: migration, checkpoint: checkpoint, in: db)
+                try recordBatch(rejections: [], checkpoint: checkpoint, in: db)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StoreError(.invalidRequest, path: path, message: "a record copied into \(copy.entity) has a global ID that already exists")
@@ -129,7 +113,7 @@ extension SyncStore {
 
     /// `INSERT INTO <table> (<columns>) SELECT <expressions>, <entity>, <created>, <run> FROM <source> WHERE <filter>`.
     private func insertSQL(_ copy: BulkCopy, layout: BulkCopyLayout, plan: EntityPlan, table: String, runBase: Int64, created: Date) -> String {
-        let attributeColumns = self.layout.attributeColumns[copy.entity] ?? [:]
+        let attributeColumns = store.layout.attributeColumns[copy.entity] ?? [:]
         var columns = ["_gid", "_seed_set", "_seed_version"]
         columns += layout.attributes.map { attributeColumns[$0.name] ?? "" }
         columns += plan.toOne.map(\.column)

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 
-/// The SQLite function `sk_pattern_mismatch(pattern, value)` detectors use for regular expressions:
-/// 1 when `value` is text that the whole pattern does not match (Core Data's `MATCHES`), else 0.
+/// The SQLite function `sk_pattern_mismatch(pattern, value)` record tests use for regular
+/// expressions (``RecordTest/failsPattern(_:pattern:entities:)``): 1 when `value` is text that the
+/// whole pattern does not match (Core Data's `MATCHES`), else 0.
 ///
-/// Compiled expressions are cached per pattern; the function is registered on the check's
-/// connection only, so the store file is never touched by it.
+/// Compiled expressions are cached per pattern; the function is registered on an inspection's
+/// connection only (``StoreInspector/inspect(_:)``), so the store file is never touched by it.
 final class PatternMatcher: @unchecked Sendable {
     /// The SQL name of the function.
     static let functionName = "sk_pattern_mismatch"
