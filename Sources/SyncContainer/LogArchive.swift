@@ -110,15 +110,23 @@ public enum LogArchive {
     public static func restore(_ path: String, into folder: String?, force: Bool, storage: any ContainerStorage = FolderStorage()) throws -> ArchiveManifest {
         var manifest: ArchiveManifest?
         var seen = Set<String>()
+        var alreadyThere = Set<String>()
         try read(path, stopAfterManifest: false) { found in
             manifest = found
             for entry in found.entries {
                 guard isSafeEntryPath(entry.path) else { throw damaged(path, "entry '\(entry.path)' is not a path a container holds") }
             }
-            // Refused before a single file is written.
-            if let folder, !force, let existing = found.entries.first(where: { storage.attributes(of: "\(folder)/\($0.path)") != nil }) {
-                throw ContainerError(.wouldOverwrite, path: "\(folder)/\(existing.path)", message: "exists; restore does not overwrite anything",
-                                     hint: "move it away, or give --force to overwrite")
+            // Refused before a single file is written. A file that already holds exactly the
+            // entry (a rerun after a kill, a second archive that shares a baseline) is kept.
+            guard let folder, !force else { return }
+            for entry in found.entries where storage.attributes(of: "\(folder)/\(entry.path)") != nil {
+                let existing = try storage.read("\(folder)/\(entry.path)")
+                guard let existing, SHA256.hexDigest(of: existing) == entry.sha256 else {
+                    throw ContainerError(.wouldOverwrite, path: "\(folder)/\(entry.path)",
+                                         message: "exists with other content; restore does not overwrite anything",
+                                         hint: "move it away, or give --force to overwrite")
+                }
+                alreadyThere.insert(entry.path)
             }
         } entry: { name, data in
             guard let manifest, let expected = manifest.entries.first(where: { $0.path == name }) else {
@@ -129,7 +137,7 @@ public enum LogArchive {
                 throw damaged(path, "entry '\(name)' does not match its checksum")
             }
             seen.insert(name)
-            guard let folder else { return }
+            guard let folder, !alreadyThere.contains(name) else { return }
             let target = "\(folder)/\(name)"
             // Without --force, a file that appeared since the check above (another process writes
             // the container) is refused by the write itself.
@@ -196,15 +204,18 @@ public enum LogArchive {
             throw damaged(path, "it is not a zstd-compressed tar archive (\(message(archive)))")
         }
         var first = true
+        var previous: String?
         var header: OpaquePointer?
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let status = archive_read_next_header(archive, &header)
             if status == ARCHIVE_EOF { break }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let header else {
-                throw damaged(path, "it cannot be read past \(first ? "its start" : "an entry") (\(message(archive)))")
+                let place = previous.map { "past entry '\($0)'" } ?? "past its start"
+                throw damaged(path, "it cannot be read \(place) (\(message(archive)))")
             }
             let name = archive_entry_pathname(header).map { String(cString: $0) } ?? ""
+            previous = name
             var data = Data()
             let expected = archive_entry_size(header)
             if expected > 0 { data.reserveCapacity(Int(min(expected, 1 << 30))) }

@@ -10,8 +10,8 @@ struct ArchiveCreateCommand: StorekeepCommand {
         abstract: "Move the logs every registered peer has imported into a tar archive compressed with zstd, and their history out of the store.",
         discussion: """
             Computes the all-peer watermark from the peers' manifests, writes a baseline beside the logs that stay, \
-            writes the covered logs and that baseline into <namespace>/archives (or --to) with a manifest of \
-            SHA-256 sums, reads the archive back, and only then removes the logs from the container and their \
+            writes the covered logs (and the baselines a rekey left) into <namespace>/archives (or --to) with a \
+            manifest of SHA-256 sums, reads the archive back, and only then removes the logs from the container and their \
             history from the store. Nothing a registered peer has not imported, and nothing this peer has not \
             exported, leaves. See docs/container.md and docs/operators.md.
             """)

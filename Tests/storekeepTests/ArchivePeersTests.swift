@@ -123,7 +123,7 @@ struct ArchivePeersTests {
         #expect((speeches?["Speech"] as? [String: Any])?["records"] as? Int == 6)
     }
 
-    @Test("restore refuses before it writes anything when a file is in the way; --force restores")
+    @Test("restore refuses before it writes anything when a file with other content is in the way; a restore stopped half-way runs again; --force restores")
     func restoreRefusesFirst() throws {
         let peers = try SyncPeers.exchanging(rounds: 3)
         defer { peers.directory.remove() }
@@ -136,6 +136,14 @@ struct ArchivePeersTests {
         #expect(files.count == 6)
         for file in files.dropFirst(3) { try FileManager.default.removeItem(atPath: "\(target)/\(file)") }
         for file in files.prefix(2) { try FileManager.default.removeItem(atPath: "\(target)/\(file)") }
+        // What a restore killed half-way leaves (files written whole, as the archive holds them):
+        // running it again keeps them and writes the rest.
+        #expect(try StorekeepProcess.run(["archive", "restore", archive, "--container", target]).status == 0)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: target).filter { $0.hasSuffix(".sklog") }.sorted() == files)
+        for file in files.dropFirst(3) { try FileManager.default.removeItem(atPath: "\(target)/\(file)") }
+        for file in files.prefix(2) { try FileManager.default.removeItem(atPath: "\(target)/\(file)") }
+        // A file with other content under an entry's name is in the way.
+        try Data("not the archived log".utf8).write(to: URL(fileURLWithPath: "\(target)/\(files[2])"))
         let before = try FileManager.default.subpathsOfDirectory(atPath: target).sorted()
         let refused = try StorekeepProcess.run(["archive", "restore", archive, "--container", target])
         #expect(refused.status == 73, "\(refused)")

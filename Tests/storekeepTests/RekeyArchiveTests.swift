@@ -38,6 +38,24 @@ struct RekeyArchiveTests {
         #expect((speeches?["Speech"] as? [String: Any])?["records"] as? Int == 2, "C's offline speech arrived")
     }
 
+    @Test("a peer that comes back after the old content name was archived still brings its unexported changes across")
+    func returnAfterOldNamespaceArchived() throws {
+        let peers = try threePeers()
+        defer { peers.directory.remove() }
+        #expect(try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "SpeechTimer-2"]).status == 0)
+        #expect(try peers.sync("B").status == 0)
+        // What every peer imported of the old content name leaves it (C, still there, archives it),
+        // C's change made offline is not exported and stays.
+        let archived = try StorekeepProcess.run(["archive", peers.store("C"), "--container", peers.container, "--json"])
+        #expect(archived.status == 0, "\(archived)")
+        #expect((try archived.jsonObject()["archivedLogs"] as? Int ?? 0) > 0, "\(archived.stdout)")
+        #expect(try peers.syncUntilQuiet() <= 4)
+        let digests = try peers.names.map { try peers.digest($0) }
+        #expect(Set(digests).count == 1, "\(digests)")
+        let speeches = try StorekeepProcess.run(["digest", peers.store("A"), "--json"]).jsonObject()["entities"] as? [String: Any]
+        #expect((speeches?["Speech"] as? [String: Any])?["records"] as? Int == 2, "C's offline speech arrived")
+    }
+
     @Test("a damaged or truncated archive is named by verify and refused by restore; a good one restores a lost container")
     func verifyAndRestore() throws {
         let peers = try SyncPeers.exchanging(rounds: 3)
@@ -67,6 +85,9 @@ struct RekeyArchiveTests {
         // The container is lost; the archive is restored into a new one, the peers sync, a new device joins.
         let restore = try StorekeepProcess.run(["archive", "restore", archive, "--container", newContainer])
         #expect(restore.status == 0, "\(restore)")
+        #expect(try StorekeepProcess.run(["archive", "restore", archive, "--container", newContainer]).status == 0, "files as archived are kept")
+        let restoredLog = try #require(FileManager.default.subpathsOfDirectory(atPath: newContainer).first { $0.hasSuffix(".sklog") })
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: "\(newContainer)/\(restoredLog)"))
         #expect(try StorekeepProcess.run(["archive", "restore", archive, "--container", newContainer]).status == 73, "nothing is overwritten")
         #expect(try StorekeepProcess.run(["archive", "restore", archive, "--container", newContainer, "--force"]).status == 0)
         #expect(try peers.apply("B", [SpeechLines.speech("late", title: "after the archive")]).status == 0)

@@ -11,8 +11,8 @@ import SyncStore
 /// says it imported of it (and of what that peer exported); every peer with a folder in the
 /// namespace is registered unless forgotten (`storekeep peers forget`). A baseline of the store
 /// is written beside the logs that stay, so that a new peer starts from it; the archive (the
-/// covered logs and that baseline, with a manifest of SHA-256 sums) is written durably and read
-/// back; only then are the logs removed from the container and the history from the store.
+/// covered logs and the baselines a rekey left, with a manifest of SHA-256 sums) is written
+/// durably and read back; only then are the logs removed from the container and the history from the store.
 /// Stopped at any point, running it again finishes: an archive already written for the same logs
 /// is verified and used.
 public struct StoreArchiver: Sendable {
