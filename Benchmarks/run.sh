@@ -11,6 +11,9 @@
 #   BENCH_BIG_SPEECHES=4000000   size of that run
 #   BENCH_REPAIR_FINDINGS=1000000  dangling references `storekeep repair` fixes (and a tenth as many)
 #   BENCH_ONLY=repair            only the repair measurement (the others are skipped)
+#   BENCH_ONLY=sync              only the Core Data migration and what stands on its store: sync, rekey,
+#                                archive (and, with BENCH_4M=1, sync's peak memory at the big size)
+#   BENCH_ARCHIVE_SPEECHES=400000  speeches (a recording every third) migrated and exported for archive
 #   BENCH_RUNS=3                 runs of the cheap measurements (C baselines, check); the median is kept
 #   BENCH_SLOW_RUNS=1            runs of each full migration (storekeep, Python); the median is kept
 #   BENCH_QUICK=1                smoke run: 20,000 speeches and rows and findings, 80,000 for the big case
@@ -43,7 +46,7 @@ positive BENCH_BIG_SPEECHES "$big"; positive BENCH_RUNS "$runs"; positive BENCH_
 [[ $big_case == 0 || $big_case == 1 ]] || fail "BENCH_4M must be 0 or 1, not '$big_case'"
 positive BENCH_REPAIR_FINDINGS "$repair_findings"
 (( repair_findings >= 10 )) || fail "BENCH_REPAIR_FINDINGS must be at least 10 (a tenth of it is measured too)"
-[[ $only == all || $only == repair ]] || fail "BENCH_ONLY must be all or repair, not '$only'"
+[[ $only == all || $only == repair || $only == sync ]] || fail "BENCH_ONLY must be all, repair or sync, not '$only'"
 
 work=${BENCH_WORK:-Benchmarks/.work}
 build=${STOREKEEP_BUILD:-.build/release}
@@ -181,6 +184,7 @@ if [[ $only == repair ]]; then
 fi
 
 # 1. Property list → store: storekeep, the Python script, and the bare C insert of the same rows.
+if [[ $only == all ]]; then
 data=$(plist "$speeches")
 record plist.speeches "$speeches"
 record plist.bytes "$(stat -c %s "$data")"
@@ -201,6 +205,7 @@ for run in $(seq "$slow_runs"); do
     remove_store "$work/speechtimer-$run.store"
     rm -rf "$work/reference-$run.db" "$work/reference-$run.db-wal" "$work/reference-$run.db-shm" "$work/reference-$run.db.blobs"
 done
+fi
 
 # 2. Core Data store → store.
 coredata=$work/coredata-$coredata_rows.sqlite
@@ -214,6 +219,7 @@ for run in $(seq "$slow_runs"); do
     step "storekeep migrate, Core Data store of $coredata_rows rows (run $run of $slow_runs)"
     migrate coredata.storekeep "$coredata" "$cdstore"
 done
+if [[ $only == all ]]; then
 for run in $(seq "$runs"); do
     step "C prepared-statement insert of the same e_Item rows, same table / no indexes (run $run of $runs)"
     baseline coredata.c "$cdstore" e_Item
@@ -230,6 +236,7 @@ result = db.execute("PRAGMA integrity_check").fetchall()
 sys.exit(0 if result == [("ok",)] else 1)' "$cdstore"
     timed check.storekeep "$storekeep" check "$cdstore" --full --quiet
 done
+fi
 # 4. Sync: export of that store's records into a container, and their import into a new empty peer
 # made like it (what a new device does); the log files against the same changes as JSON lines.
 content_name() { "$storekeep" info "$1" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["contentName"])'; }
@@ -245,7 +252,7 @@ sync_case() { # PREFIX STORE: export STORE's transactions, then import them into
 record sync.changes "$coredata_rows"
 for run in $(seq "$slow_runs"); do
     step "storekeep sync: export and import of $coredata_rows changes (run $run of $slow_runs)"
-    sync_case sync "$work/coredata-1.store"
+    sync_case sync "$work/coredata-$run.store"
 done
 python3 Benchmarks/changes-as-jsonl.py "$work/coredata-1.store" "$work/changes.jsonl"
 record sync.jsonl_bytes "$(stat -c %s "$work/changes.jsonl")"
@@ -293,11 +300,13 @@ done
 
 # 7. Peak memory at the big size (slow: only with BENCH_4M=1).
 if [[ $big_case == 1 ]]; then
-    bigdata=$(plist "$big")
-    record big.speeches "$big"
-    step "storekeep migrate, $big speeches, for peak memory"
-    migrate big.storekeep "$bigdata" "$work/big.store" --mapping "$mapping"
-    remove_store "$work/big.store"
+    if [[ $only == all ]]; then
+        bigdata=$(plist "$big")
+        record big.speeches "$big"
+        step "storekeep migrate, $big speeches, for peak memory"
+        migrate big.storekeep "$bigdata" "$work/big.store" --mapping "$mapping"
+        remove_store "$work/big.store"
+    fi
     bigcoredata=$work/coredata-$big.sqlite
     if [[ ! -f $bigcoredata ]]; then
         step "generating $bigcoredata"
@@ -310,7 +319,7 @@ if [[ $big_case == 1 ]]; then
     remove_store "$work/bigcd.store"
 fi
 
-repair_case "$repair_findings"
+[[ $only == all ]] && repair_case "$repair_findings"
 
 record machine.load_after "$(cut -d' ' -f1 /proc/loadavg)"
 python3 Benchmarks/report.py "$measurements" "$work/results.json"
