@@ -38,7 +38,8 @@ public struct StoreRekeyer: Sendable {
     /// Runs the rekey (or says what it would do).
     ///
     /// - Throws: ``MaintenanceError`` (an unusable name, a content name already rekeyed elsewhere,
-    ///   the store busy), `StoreError`, ``ContainerError``.
+    ///   a seed store, the store busy), `StoreError`,
+    ///   ``ContainerError``.
     public func run() throws -> RekeyReport {
         let started = Date()
         CrashPoint.install()
@@ -54,6 +55,7 @@ public struct StoreRekeyer: Sendable {
         let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep rekey", waitingUpTo: options.lockTimeout)
         defer { lock?.release() }
         var store = try SyncStore.open(at: path, readOnly: options.dryRun)
+        let source = try SyncNamespace.of(store, at: path, in: container)
         let old = store.metadata.contentName
         var report = RekeyReport(store: path, container: container, from: old, to: target, dryRun: options.dryRun)
         if old == target {
@@ -63,8 +65,7 @@ public struct StoreRekeyer: Sendable {
             report.seconds = Date().timeIntervalSince(started)
             return report
         }
-        let source = SyncNamespace(container: container, contentName: old, modelHash: store.metadata.modelHash)
-        let destination = SyncNamespace(container: container, contentName: target, modelHash: store.metadata.modelHash)
+        let destination = try SyncNamespace.of(store, at: path, in: container, contentName: target)
         if let existing = try source.redirect(), existing.to != target {
             throw MaintenanceError(path: source.redirectPath, problem: "content name \(old) was already rekeyed to \(existing.to) by peer \(existing.by)",
                                    hint: "sync the store (it follows that rekey), then rekey from \(existing.to) if another move is still wanted",
@@ -140,7 +141,7 @@ public struct StoreRekeyer: Sendable {
     }
 
     private func publishManifest(of store: SyncStore) throws {
-        let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
+        let namespace = try SyncNamespace.of(store, at: path, in: container)
         let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(),
                                   report: SyncReport(store: path, container: container, contentName: namespace.contentName,
                                                      modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: false, syncEnabled: true))
