@@ -38,7 +38,7 @@ public struct StoreRekeyer: Sendable {
     /// Runs the rekey (or says what it would do).
     ///
     /// - Throws: ``MaintenanceError`` (an unusable name, a content name already rekeyed elsewhere,
-    ///   a seed store, the store busy), `StoreError`,
+    ///   a seed store, a namespace holding another account's data, the store busy), `StoreError`,
     ///   ``ContainerError``.
     public func run() throws -> RekeyReport {
         let started = Date()
@@ -133,6 +133,10 @@ public struct StoreRekeyer: Sendable {
         let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(dryRun: options.dryRun, changesPerLog: options.changesPerLog),
                                   report: SyncReport(store: path, container: container, contentName: namespace.contentName,
                                                      modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: options.dryRun, syncEnabled: true))
+        // Like sync: never into, or from, a namespace of another account.
+        if let conflict = try session.accountConflict() {
+            throw MaintenanceError(path: conflict.file ?? namespace.path, problem: conflict.message, hint: conflict.hint, failureKind: .badInput)
+        }
         if !options.dryRun { try store.setSyncEnabled(true, container: container) }
         try session.export()
         if try session.fixIfNeeded(imported: try session.importAll(), path: path) { try session.export() }
