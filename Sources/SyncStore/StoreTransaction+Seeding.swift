@@ -36,6 +36,22 @@ extension StoreTransaction {
             """, arguments: [set, account, version, now.timeIntervalSince1970])
     }
 
+    /// The seed mark of record `id` (`nil` for a record that is not seed data, or no such record),
+    /// read in this transaction.
+    public func seedMark(of id: GlobalID) throws -> SeedMark? {
+        guard let table = try locate(id)?.table else { return nil }
+        guard let row = try Row.fetchOne(db, sql: "SELECT _seed_set, _seed_version FROM \(table.quotedSQLIdentifier) WHERE _gid = ?",
+                                         arguments: [id.rawValue]),
+              let set = row.stored(at: 0, as: String.self) else { return nil }
+        return SeedMark(set: set, version: row.stored(at: 1, as: Int.self) ?? 0)
+    }
+
+    /// Which of `ids` the user has modified (``SyncStore/userModifiedRecords(among:)``), read in this
+    /// transaction: a save that decides from it what it may overwrite sees every edit committed before it.
+    public func userModifiedRecords(among ids: [GlobalID]) throws -> Set<GlobalID> {
+        try store.userModifiedRecords(among: ids, in: db)
+    }
+
     /// Whether record `id` was deleted (its tombstone is kept).
     public func isDeleted(_ id: GlobalID) throws -> Bool {
         guard try db.tableExists("sk_tombstone") else { return false }

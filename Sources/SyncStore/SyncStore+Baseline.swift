@@ -27,8 +27,11 @@ extension SyncStore {
     /// its insert and of every property set since, every membership clock, every tombstone.
     ///
     /// - Returns: what the baseline covers: this peer's last transaction and its watermarks.
+    ///
+    /// - Throws: ``StoreError`` `invalidRequest` for a seed store (never synced).
     public func exportBaseline(into encoder: BaselineEncoder) throws -> BaselineCoverage {
-        try read("write a baseline") { db in
+        try refuseSeedStore("write a baseline")
+        return try read("write a baseline") { db in
             var overrides: [String: [(String, PropertyClock)]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT gid, property, rank, hlc, peer FROM sk_clock WHERE property != '' ORDER BY gid, property") {
                 guard let gid = try row.optional(at: 0, as: String.self, table: "sk_clock", row: "a clock", store: path),

@@ -16,12 +16,14 @@ extension SyncStore {
     /// transactions imported before it was made (its dependencies).
     ///
     /// - Returns: whether local transactions are left after the last one written.
-    /// - Throws: ``StoreError`` (`damaged` for a missing blob file or an unreadable payload).
+    /// - Throws: ``StoreError`` (`damaged` for a missing blob file or an unreadable payload;
+    ///   `invalidRequest` for a seed store, which is never synced).
     /// - Parameter through: the last sequence number to write, when not every transaction is wanted
     ///   (to write one log's range again).
     @discardableResult
     public func exportTransactions(after sequence: Int64, through: Int64 = .max, into encoder: TransactionLogEncoder, maxChanges: Int) throws -> Bool {
-        try read("export transactions") { db in
+        try refuseSeedStore("export transactions")
+        return try read("export transactions") { db in
             let local = metadata.peerID
             let transactions = try Row.fetchAll(db, sql: """
                 SELECT id, seq, author, timestamp, hlc FROM sk_transaction WHERE peer = ? AND seq > ? AND seq <= ? ORDER BY seq

@@ -68,7 +68,10 @@ extension SyncStore {
     }
 
     /// Switches sync on or off; `container` is remembered as the container of the last sync.
+    ///
+    /// - Throws: ``StoreError`` `invalidRequest` for a seed store (never synced).
     public func setSyncEnabled(_ enabled: Bool, container: String?) throws {
+        try refuseSeedStore("switch sync \(enabled ? "on" : "off")")
         try writeSyncState("switch sync \(enabled ? "on" : "off")") { db in
             try db.execute(sql: "UPDATE sk_metadata SET value = ? WHERE key = 'syncEnabled'", arguments: [enabled ? "1" : "0"])
             if let container {
@@ -95,8 +98,9 @@ extension SyncStore {
     ///
     /// The store's ``metadata`` still says the old name: open the store again to read the new one.
     ///
-    /// - Throws: ``StoreError`` `invalidRequest` for an unusable name.
+    /// - Throws: ``StoreError`` `invalidRequest` for an unusable name, or for a seed store (never synced).
     public func switchContentName(to name: String, exportedThrough exported: Int64, description: String) throws {
+        try refuseSeedStore("move the content name")
         try Self.validate(name: name, what: "content name", path: path)
         let now = Date().timeIntervalSince1970
         try writeSyncState("switch the content name to \(name)") { db in
@@ -121,7 +125,9 @@ extension SyncStore {
     /// - Parameter keepingLocalData: the local data becomes the account's, published on the next
     ///   sync: every local transaction is exported again, and a baseline of the whole content is
     ///   written (it holds what came from other peers of the old account too).
+    /// - Throws: ``StoreError`` `invalidRequest` for a seed store (its seed data belongs to no account).
     public func setAccount(_ token: String, keepingLocalData: Bool) throws {
+        try refuseSeedStore("set an account")
         try writeSyncState("set the account") { db in
             try db.execute(sql: "INSERT INTO sk_metadata (key, value) VALUES ('accountToken', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                            arguments: [token])

@@ -24,8 +24,8 @@ struct SeedStoreBuildCommand: StorekeepCommand {
     @Option(name: .customLong("from"), help: "The seed set file (YAML, docs/seeding.md).", completion: .file())
     var seedSet: String?
 
-    /// A seed store file to copy.
-    @Option(name: .customLong("from-sqlite"), help: "A seed store file made by seed-store build (shipped with the app, downloaded) to copy in.", completion: .file())
+    /// A seed store file to copy, or a Core Data store to read.
+    @Option(name: .customLong("from-sqlite"), help: "A seed store file made by seed-store build (shipped with the app, downloaded) to copy in, or the app's Core Data store of the configuration to read.", completion: .file())
     var sqlite: String?
 
     /// The seed configuration.
@@ -54,7 +54,7 @@ struct SeedStoreBuildCommand: StorekeepCommand {
         let source: SeedStoreBuilder.Source = try seedSet.map { .seedSet(try SeedSet(path: $0)) } ?? .sqlite(sqlite ?? "")
         let report = try SeedStoreBuilder(path: store, configuration: configuration, source: source, dryRun: dryRun, lockTimeout: lockTimeout).run()
         try context.output.emit(report) {
-            let what = "seed set \(report.seedSet) version \(report.version)"
+            let what = report.source == "coreData" ? "the records of Core Data store \(report.sourcePath)" : "seed set \(report.seedSet) version \(report.version)"
             if report.nothingToDo {
                 return "\(report.seedStore): already holds \(what) for configuration \(report.configuration); nothing to do"
             }

@@ -154,4 +154,65 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: user.seedStorePath(for: "Postcodes")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("building") }.isEmpty)
     }
+
+    /// The app's Core Data store of configuration Postcodes (the user's model, as Core Data lays it
+    /// out), holding `postcodes` (postcode, town, county name) and their counties.
+    private func coreDataStore(_ postcodes: [(String?, String, String)], name: String = "Postcodes.sqlite") throws -> String {
+        var rows: [CoreDataStoreWriter.Row] = []
+        var counties: [String: Int64] = [:]
+        for (_, _, county) in postcodes where counties[county] == nil {
+            counties[county] = Int64(counties.count + 1)
+            rows.append(CoreDataStoreWriter.Row(entity: "County", key: Int64(counties.count), values: ["name": county, "region": "somewhere"]))
+        }
+        for (index, (postcode, town, county)) in postcodes.enumerated() {
+            rows.append(CoreDataStoreWriter.Row(entity: "Postcode", key: Int64(index + 1), values: ["postcode": postcode, "town": town, "latitude": 50.5],
+                                                toOne: ["county": counties[county] ?? 0]))
+        }
+        let file = path(name)
+        try CoreDataStoreWriter(model: model).write(to: file, rows: rows)
+        return file
+    }
+
+    @Test("built from the app's Core Data store: each record gets the ID its seed key derives, Z_PK references become those IDs")
+    func buildFromCoreData() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let user = try userStore(rating: ["TR1 2AB"])
+        let file = try coreDataStore([("TR1 2AB", "Truro", "Cornwall"), ("CT1 1AA", "Canterbury", "Kent"), ("LA9 4DL", "Kendal", "Cumbria")])
+        let report = try SeedStoreBuilder(path: user.path, source: .sqlite(file)).run()
+        #expect(report.installed && report.source == "coreData" && report.seedSet == "Postcodes" && report.version == 1, "\(report)")
+        #expect(report.records == ["County": 3, "Postcode": 3] && report.danglingReferenceCount == 0, "\(report)")
+        let seed = try user.seedStore(for: "Postcodes")
+        let truro = seed.seedGlobalID(entity: "Postcode", values: ["postcode": .string("TR1 2AB")])
+        let cornwall = seed.seedGlobalID(entity: "County", values: ["name": .string("Cornwall")])
+        let record = try #require(try seed.record(truro))
+        #expect(record.toOne["county"] == cornwall, "the Z_PK of the county became its derived ID")
+        #expect(record.values["town"] == .string("Truro") && record.values["latitude"] == .double(50.5))
+        #expect(record.seed == SeedMark(set: "Postcodes", version: 1))
+        #expect(try seed.related("postcodes", of: cornwall) == [truro])
+        #expect(StoreChecker().check(storeAt: user.path).findings.isEmpty, "\(StoreChecker().check(storeAt: user.path).findings)")
+        #expect(StoreChecker().check(storeAt: seed.path).findings.isEmpty, "\(StoreChecker().check(storeAt: seed.path).findings)")
+
+        // The same IDs as a seed store built from the seed set: a user record points at the same record either way.
+        let bySet = try SyncStore.create(at: path("s.store"), model: model, contentName: "Ratings")
+        _ = try SeedStoreBuilder(path: bySet.path, source: .seedSet(try seedSet())).run()
+        #expect(try bySet.seedStore(for: "Postcodes").record(truro)?.toOne["county"] == cornwall)
+        #expect(try SeedStoreBuilder(path: user.path, source: .sqlite(file)).run().nothingToDo, "the same file again")
+    }
+
+    @Test("a Core Data record lacking its seed key, or two with one key, is refused naming it; nothing is installed")
+    func coreDataRecordsWithoutTheirKey() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let user = try userStore(rating: [])
+        let missing = try coreDataStore([("TR1 2AB", "Truro", "Cornwall"), (nil, "Nowhere", "Kent")], name: "Missing.sqlite")
+        #expect { try SeedStoreBuilder(path: user.path, source: .sqlite(missing)).run() } throws: { error in
+            let text = "\(error)"
+            return text.contains(missing) && text.contains("Postcode record Z_PK 2") && text.contains("no value for its seed key postcode")
+        }
+        let twice = try coreDataStore([("TR1 2AB", "Truro", "Cornwall"), ("TR1 2AB", "Truro again", "Cornwall")], name: "Twice.sqlite")
+        #expect { try SeedStoreBuilder(path: user.path, source: .sqlite(twice)).run() } throws: { error in
+            "\(error)".contains("Postcode record Z_PK 2 has the same seed key as Postcode record Z_PK 1")
+        }
+        #expect(!FileManager.default.fileExists(atPath: user.seedStorePath(for: "Postcodes")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("building") }.isEmpty)
+    }
 }

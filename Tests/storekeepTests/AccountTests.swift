@@ -10,6 +10,18 @@ struct AccountTests {
         try StorekeepProcess.run(["account", peers.store(peer)] + extra + ["--json"])
     }
 
+    /// Peer A of account alice, with speech S1, synced into the container.
+    private func alicesPeerSynced() throws -> SyncPeers {
+        let peers = try SyncPeers(["A"])
+        guard try account(peers, "A", ["--set", "alice"]).status == 0,
+              try peers.apply("A", [SpeechLines.speech("S1", title: "alice's")]).status == 0,
+              try peers.sync("A").status == 0 else {
+            peers.directory.remove()
+            throw StorekeepProcess.HarnessError(description: "could not make alice's synced peer A")
+        }
+        return peers
+    }
+
     @Test("a store without an account adopts its data; another account is refused without a choice")
     func adoptAndRefuse() throws {
         let peers = try SyncPeers(["A"])
@@ -80,11 +92,8 @@ struct AccountTests {
 
     @Test("the baselines rekey and archive write name the store's account")
     func baselinesCarryTheAccount() throws {
-        let peers = try SyncPeers(["A"])
+        let peers = try alicesPeerSynced()
         defer { peers.directory.remove() }
-        #expect(try account(peers, "A", ["--set", "alice"]).status == 0)
-        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "alice's")]).status == 0)
-        #expect(try peers.sync("A").status == 0)
         #expect(try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--to", peers.directory.url.appendingPathComponent("archives").path]).status == 0)
         #expect(try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "ST-rekeyed"]).status == 0)
         let baselines = (FileManager.default.enumerator(atPath: peers.container)?.allObjects as? [String] ?? [])
@@ -159,5 +168,91 @@ struct AccountTests {
         #expect(try SyncStore.open(at: peers.store("A"), readOnly: true).record(GlobalID("S2")) != nil,
                 "the reset store gets bob's data from bob's container")
         #expect(try peers.digest("A") == (try peers.digest("C")))
+    }
+
+    @Test("a store whose own folder in the container is another account's (it changed account since): sync and rekey refuse, nothing exported")
+    func ownFolderOfAnotherAccount() throws {
+        let peers = try alicesPeerSynced()
+        defer { peers.directory.remove() }
+        let logs = try peers.logs("A")
+        // Only A's own folder says whose namespace this is: no other peer, no baseline.
+        #expect(try account(peers, "A", ["--set", "bob", "--keep-local"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("S2", title: "bob's")]).status == 0)
+        let manifest = URL(fileURLWithPath: try #require(logs.first).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("manifest.json").path)
+        let manifestBefore = try Data(contentsOf: manifest)
+
+        let refused = try peers.sync("A", ["--json"])
+        #expect(refused.status == 65, "\(refused)")
+        let findings = try refused.jsonObject()["findings"] as? [[String: Any]] ?? []
+        let finding = try #require(findings.first { $0["code"] as? String == "account.mismatch" }, "\(refused.stdout)")
+        #expect((finding["message"] as? String)?.contains("own folder here holds data of account alice") == true, "\(finding)")
+        #expect((finding["message"] as? String)?.contains("account bob") == true, "\(finding)")
+        #expect(finding["peer"] as? String == "A" && (finding["hint"] as? String)?.contains("bob") == true, "\(finding)")
+        #expect(try peers.logs("A") == logs, "nothing of bob's went into alice's namespace")
+        #expect(try Data(contentsOf: manifest) == manifestBefore, "the manifest still says alice")
+        let baselines = (FileManager.default.subpaths(atPath: peers.container) ?? []).filter { $0.contains("baselines/") && $0.hasSuffix(".skbase") }
+        #expect(baselines.isEmpty, "no baseline of bob's data: \(baselines)")
+
+        let rekey = try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "ST-moved"])
+        #expect(rekey.status == 65 && rekey.stderr.contains("account alice"), "\(rekey)")
+        #expect(try peers.logs("A") == logs)
+        #expect(try SyncStore.open(at: peers.store("A"), readOnly: true).metadata.contentName == "SpeechTimer")
+
+        // Back to alice: its own folder is its account's again.
+        #expect(try account(peers, "A", ["--set", "alice", "--keep-local"]).status == 0)
+        #expect(try peers.sync("A").status == 0)
+    }
+
+    @Test("A → B → A with --keep-local, with another peer of A: the data ends up the last account's, exported on the next sync, nothing lost")
+    func switchAndSwitchBack() throws {
+        let peers = try SyncPeers(["A", "B"])
+        defer { peers.directory.remove() }
+        let alice = peers.directory.url.appendingPathComponent("alice").path, bob = peers.directory.url.appendingPathComponent("bob").path
+        for folder in [alice, bob] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        func sync(_ peer: String, _ container: String) throws -> ProcessResult {
+            try StorekeepProcess.run(["sync", peers.store(peer), "--container", container, "--json"], timeout: 120)
+        }
+        func has(_ peer: String, _ ids: [String]) throws -> [String] {
+            let store = try SyncStore.open(at: peers.store(peer), readOnly: true)
+            return try ids.filter { try store.record(GlobalID($0)) == nil }
+        }
+        for name in ["A", "B"] { #expect(try account(peers, name, ["--set", "alice"]).status == 0) }
+        #expect(try peers.apply("A", [SpeechLines.speech("S1", title: "A, alice")]).status == 0)
+        #expect(try sync("A", alice).status == 0)
+        #expect(try sync("B", alice).status == 0)
+        #expect(try peers.apply("B", [SpeechLines.speech("S2", title: "B, alice")]).status == 0)
+        #expect(try sync("B", alice).status == 0)
+        #expect(try sync("A", alice).status == 0)
+
+        // A → bob, keeping its data (S1, and S2 from B), and adds S3 as bob's.
+        #expect(try account(peers, "A", ["--set", "bob", "--keep-local"]).status == 0)
+        #expect(try peers.apply("A", [SpeechLines.speech("S3", title: "A, bob")]).status == 0)
+        #expect(try sync("A", alice).status == 65, "A no longer syncs with alice's container")
+        #expect(try sync("A", bob).status == 0)
+        // A → alice again, keeping everything, and adds S4.
+        let back = try account(peers, "A", ["--set", "alice", "--keep-local"])
+        #expect(back.status == 0, "\(back)")
+        #expect(try back.jsonObject()["action"] as? String == "keptLocal", "\(back)")
+        #expect(try account(peers, "A", []).jsonObject()["account"] as? String == "alice", "the account set last")
+        #expect(try peers.apply("A", [SpeechLines.speech("S4", title: "A, alice again")]).status == 0)
+        #expect(try sync("A", bob).status == 65, "A no longer syncs with bob's container")
+        let exported = try sync("A", alice)
+        #expect(exported.status == 0, "\(exported)")
+        #expect((try exported.jsonObject()["baselinesPublished"] as? [String])?.isEmpty == false, "the kept data is published as alice's: \(exported.stdout)")
+        #expect(try sync("B", alice).status == 0)
+        #expect(try sync("A", alice).status == 0)
+
+        let all = ["S1", "S2", "S3", "S4"]
+        let lostOnA = try has("A", all), lackingOnB = try has("B", all)
+        #expect(lostOnA.isEmpty, "A lost \(lostOnA)")
+        #expect(lackingOnB.isEmpty, "B lacks \(lackingOnB): what A made as bob's is alice's now")
+        #expect(try peers.digest("A") == (try peers.digest("B")))
+        // alice's container holds nothing of another account: a new alice peer gets everything.
+        let newcomer = peers.store("C")
+        #expect(try StorekeepProcess.run(["init", newcomer, "--model", ModelFiles.speechTimer, "--content-name", "SpeechTimer", "--peer-id", "C"]).status == 0)
+        #expect(try StorekeepProcess.run(["account", newcomer, "--set", "alice"]).status == 0)
+        let joined = try StorekeepProcess.run(["sync", newcomer, "--container", alice, "--json"], timeout: 120)
+        #expect(joined.status == 0, "\(joined)")
+        #expect(try SyncStore.open(at: newcomer, readOnly: true).contentDigest() == SyncStore.open(at: peers.store("A"), readOnly: true).contentDigest())
     }
 }

@@ -15,6 +15,7 @@ public struct StoreAccount: Sendable {
         case reset
     }
 
+    /// The store.
     public let path: String
     /// Seconds to wait for the store's lock while another process holds it.
     public let lockTimeout: Double
@@ -34,7 +35,8 @@ public struct StoreAccount: Sendable {
     /// Gives the store the account `token`.
     ///
     /// - Throws: ``MaintenanceError`` `badInput` when the store belongs to another account and
-    ///   `localData` is `.refuse`; `StoreError`.
+    ///   `localData` is `.refuse`, or is a seed store (its read-only seed data belongs to no
+    ///   account); `StoreError`.
     public func set(_ token: String, localData: LocalData) throws -> AccountReport {
         guard !token.isEmpty, token.count <= 1_000, !token.contains("\u{0}") else {
             throw MaintenanceError(path: path, problem: "an account token must be 1 to 1,000 characters", failureKind: .usage)
@@ -43,7 +45,14 @@ public struct StoreAccount: Sendable {
         defer { lock.release() }
         let url = URL(fileURLWithPath: path)
         removeLeftoversOfKilledResets(in: url.deletingLastPathComponent().path, name: url.lastPathComponent)
-        let previous = try SyncStore.open(at: path, readOnly: true).metadata.accountToken
+        // Read and released at once: a reset replaces the file, and no connection of this process may stay open on it.
+        let metadata = try SyncStore.open(at: path, readOnly: true).metadata
+        if let configuration = metadata.seedConfiguration {
+            throw MaintenanceError(path: path, problem: "is the seed store of configuration \(configuration): read-only seed data belongs to no account, and is never synced",
+                                   hint: "give the user's store beside it (`storekeep account USER-STORE --set TOKEN`); the seed store was not changed",
+                                   failureKind: .badInput)
+        }
+        let previous = metadata.accountToken
         var report = AccountReport(store: path, account: token, previous: previous, action: "adopted")
         switch previous {
         case nil:

@@ -32,11 +32,12 @@ public struct PeerRegistry: Sendable {
 
     /// Every peer of the store's namespace.
     ///
-    /// - Throws: ``MaintenanceError`` `missingInput` when the container folder does not exist.
+    /// - Throws: ``MaintenanceError`` `missingInput` when the container folder does not exist,
+    ///   `badInput` for a seed store.
     public func list() throws -> [Peer] {
         try requireContainer()
         let store = try SyncStore.open(at: path, readOnly: true)
-        let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
+        let namespace = try SyncNamespace.of(store, at: path, in: container)
         let peers = Set(try namespace.peers()).union([store.metadata.peerID]).sorted()
         let forgotten = ForgottenPeers.all(in: namespace, peers: peers)
         return peers.map { name in
@@ -48,14 +49,15 @@ public struct PeerRegistry: Sendable {
 
     /// Forgets `peer`: recorded in this store's own folder of the namespace. When it syncs again it counts again.
     ///
-    /// - Throws: ``MaintenanceError`` for the store's own peer or a peer the namespace does not have.
+    /// - Throws: ``MaintenanceError`` for the store's own peer or a peer the namespace does not have,
+    ///   or a seed store (nothing is written).
     public func forget(_ peer: String) throws {
         try requireContainer()
         let store = try SyncStore.open(at: path, readOnly: true)
+        let namespace = try SyncNamespace.of(store, at: path, in: container)
         guard peer != store.metadata.peerID else {
             throw MaintenanceError(path: path, problem: "cannot forget its own peer \(peer)", hint: "run it from another peer's store", failureKind: .usage)
         }
-        let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
         guard try namespace.peers().contains(peer) else {
             throw MaintenanceError(path: namespace.path, problem: "has no peer \(peer)", hint: "`storekeep peers STORE --container DIR` lists them", failureKind: .usage)
         }

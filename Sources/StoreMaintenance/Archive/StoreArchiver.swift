@@ -31,6 +31,9 @@ public struct StoreArchiver: Sendable {
     }
 
     /// Archives what every registered peer has imported (or says what it would).
+    ///
+    /// - Throws: ``MaintenanceError`` (no container, a seed store, the store busy), `StoreError`,
+    ///   ``ContainerError``.
     public func run() throws -> ArchiveReport {
         let started = Date()
         CrashPoint.install()
@@ -42,7 +45,7 @@ public struct StoreArchiver: Sendable {
         let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep archive", waitingUpTo: options.lockTimeout)
         defer { lock?.release() }
         let store = try SyncStore.open(at: path, readOnly: options.dryRun)
-        let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
+        let namespace = try SyncNamespace.of(store, at: path, in: container)
         var report = ArchiveReport(store: path, container: container, contentName: namespace.contentName, modelHash: namespace.modelHash, dryRun: options.dryRun)
         // A run stopped while it removed logs and history: finished first.
         if let pending = try store.pendingPrune() {

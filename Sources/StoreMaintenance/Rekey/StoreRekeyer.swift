@@ -38,7 +38,8 @@ public struct StoreRekeyer: Sendable {
     /// Runs the rekey (or says what it would do).
     ///
     /// - Throws: ``MaintenanceError`` (an unusable name, a content name already rekeyed elsewhere,
-    ///   the store busy), `StoreError`, ``ContainerError``.
+    ///   a seed store, a namespace holding another account's data, the store busy), `StoreError`,
+    ///   ``ContainerError``.
     public func run() throws -> RekeyReport {
         let started = Date()
         CrashPoint.install()
@@ -54,6 +55,7 @@ public struct StoreRekeyer: Sendable {
         let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep rekey", waitingUpTo: options.lockTimeout)
         defer { lock?.release() }
         var store = try SyncStore.open(at: path, readOnly: options.dryRun)
+        let source = try SyncNamespace.of(store, at: path, in: container)
         let old = store.metadata.contentName
         var report = RekeyReport(store: path, container: container, from: old, to: target, dryRun: options.dryRun)
         if old == target {
@@ -63,8 +65,7 @@ public struct StoreRekeyer: Sendable {
             report.seconds = Date().timeIntervalSince(started)
             return report
         }
-        let source = SyncNamespace(container: container, contentName: old, modelHash: store.metadata.modelHash)
-        let destination = SyncNamespace(container: container, contentName: target, modelHash: store.metadata.modelHash)
+        let destination = try SyncNamespace.of(store, at: path, in: container, contentName: target)
         if let existing = try source.redirect(), existing.to != target {
             throw MaintenanceError(path: source.redirectPath, problem: "content name \(old) was already rekeyed to \(existing.to) by peer \(existing.by)",
                                    hint: "sync the store (it follows that rekey), then rekey from \(existing.to) if another move is still wanted",
@@ -132,6 +133,10 @@ public struct StoreRekeyer: Sendable {
         let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(dryRun: options.dryRun, changesPerLog: options.changesPerLog),
                                   report: SyncReport(store: path, container: container, contentName: namespace.contentName,
                                                      modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: options.dryRun, syncEnabled: true))
+        // Like sync: never into, or from, a namespace of another account.
+        if let conflict = try session.accountConflict() {
+            throw MaintenanceError(path: conflict.file ?? namespace.path, problem: conflict.message, hint: conflict.hint, failureKind: .badInput)
+        }
         if !options.dryRun { try store.setSyncEnabled(true, container: container) }
         try session.export()
         if try session.fixIfNeeded(imported: try session.importAll(), path: path) { try session.export() }
@@ -140,7 +145,7 @@ public struct StoreRekeyer: Sendable {
     }
 
     private func publishManifest(of store: SyncStore) throws {
-        let namespace = SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
+        let namespace = try SyncNamespace.of(store, at: path, in: container)
         let session = SyncSession(store: store, namespace: namespace, options: SyncOptions(),
                                   report: SyncReport(store: path, container: container, contentName: namespace.contentName,
                                                      modelHash: namespace.modelHash, peer: store.metadata.peerID, dryRun: false, syncEnabled: true))

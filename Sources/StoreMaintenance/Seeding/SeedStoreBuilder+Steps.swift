@@ -22,13 +22,15 @@ extension SeedStoreBuilder {
         }
     }
 
-    /// The identity of the source: a seed set's name, version and file checksum, or what a seed
-    /// store file says it was built from (after checking it is this configuration's seed store).
+    /// The identity of the source: a seed set's name, version and file checksum, what a seed store
+    /// file says it was built from (after checking it is this configuration's seed store), or a
+    /// Core Data store's (``coreDataIdentity(of:)``).
     func sourceIdentity(configuration: String, user: SyncStore) throws -> SourceIdentity {
         switch source {
         case .seedSet(let set):
             return SourceIdentity(kind: "seedSet", path: set.path, seedSet: set.name, version: set.version, checksum: set.checksum)
         case .sqlite(let file):
+            if try SourceKind.detect(path: file) == .coreDataStore { return try Self.coreDataIdentity(of: file) }
             let store = try openSeedStoreFile(file, configuration: configuration, user: user)
             let facts = try store.seedStoreFacts()
             guard let name = facts["seedSet"], let version = facts["seedVersion"].flatMap({ Int($0) }), let checksum = facts["seedChecksum"] else {
@@ -46,8 +48,8 @@ extension SeedStoreBuilder {
         do {
             store = try SyncStore.open(at: file, readOnly: true)
         } catch let error as StoreError where error.reason == .notAStore || error.reason == .notSQLite {
-            throw MaintenanceError(path: file, problem: "is not a seed store made by storekeep: \(error.message)",
-                                   hint: "build the seed store from a seed set (--from SEEDSET); a Core Data store is not copied (its records have no global IDs derived from their seed keys)",
+            throw MaintenanceError(path: file, problem: "is neither a seed store made by storekeep nor a Core Data store: \(error.message)",
+                                   hint: "give a seed store built by `storekeep seed-store build`, the app's Core Data store of the configuration, or build from a seed set (--from SEEDSET)",
                                    failureKind: .badInput)
         }
         if let problem = SyncStore.seedStoreMismatch(store.metadata.seedConfiguration, model: store.model, for: configuration, of: user.model) {

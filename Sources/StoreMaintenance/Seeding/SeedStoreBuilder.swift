@@ -3,7 +3,8 @@ import ObjectModel
 import SyncStore
 
 /// `storekeep seed-store build`: builds the seed store of a seed configuration beside a user's store,
-/// from a seed set or from a shipped seed store file, and puts it in place atomically (article 4).
+/// from a seed set, a shipped seed store file or the app's Core Data store of the configuration,
+/// and puts it in place atomically (article 4).
 ///
 /// The new seed store is built complete under a temporary name in the store's folder, checked
 /// (SQLite's integrity check, its records, its configuration and entities), written back to one
@@ -24,7 +25,9 @@ public struct SeedStoreBuilder: Sendable {
     public enum Source: Sendable {
         /// A seed set naming the configuration's records.
         case seedSet(SeedSet)
-        /// A seed store file built elsewhere (shipped with the app, downloaded), copied in.
+        /// A seed store file built elsewhere (shipped with the app, downloaded), copied in; or the
+        /// app's Core Data store of the configuration, whose records get global IDs derived from
+        /// their seed keys.
         case sqlite(String)
     }
 
@@ -87,6 +90,8 @@ public struct SeedStoreBuilder: Sendable {
         let expected: Int
         switch source {
         case .seedSet(let set): expected = try build(temporary, from: set, configuration: configuration, user: user, identity: identity)
+        case .sqlite(let file) where identity.kind == Self.coreDataSource:
+            expected = try buildFromCoreData(file, to: temporary, configuration: configuration, user: user, identity: identity)
         case .sqlite(let file): expected = try copy(file, to: temporary, configuration: configuration, user: user)
         }
         report.records = try verify(temporary, expected: expected, configuration: configuration, user: user)

@@ -6,10 +6,11 @@ public struct SeedStoreReport: Codable, Sendable {
     public var store: String
     public var seedStore: String
     public var configuration: String
-    /// `seedSet` or `sqlite`, and the file built from.
+    /// `seedSet`, `sqlite` (a seed store copied) or `coreData` (a Core Data store read), and the file built from.
     public var source: String
     public var sourcePath: String
-    /// The seed set's name and version (for a copied seed store, the ones it was built from).
+    /// The seed set's name and version (for a copied seed store, the ones it was built from; for a
+    /// Core Data store, its file name without `.sqlite`, and 1).
     public var seedSet: String
     public var version: Int
     /// What the installed seed store was, when there was one.

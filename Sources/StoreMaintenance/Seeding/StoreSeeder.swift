@@ -18,6 +18,11 @@ public struct StoreSeeder: Sendable {
     /// The history author of a seeding.
     public static let author = "storekeep.seed"
 
+    /// A testing hook, called with the store's path once the seed set is checked and before the
+    /// transaction that reads the store and writes the seed records begins: a test makes the app's
+    /// concurrent edit there.
+    @TaskLocal static var prepared: (@Sendable (String) throws -> Void)?
+
     public let path: String
     public let seedSet: SeedSet
     /// The account to seed for; the store's own when `nil`.
@@ -54,19 +59,23 @@ public struct StoreSeeder: Sendable {
         let accountName = account ?? store.metadata.accountToken ?? ""
         var report = SeedReport(store: path, seedSet: seedSet.name, version: seedSet.version, account: accountName, dryRun: dryRun)
         let planned = try plan(store: store)
-        // Which of the records found the user has modified (history, read before the save).
-        let edited = Set(try store.userModifiedRecords(among: planned.flatMap(\.live)).map(\.rawValue))
+        // What the store holds of each seed record, and which of those the user has modified, is
+        // read inside the transaction that writes: an edit committed by the app while this run
+        // prepared is seen, and a user's record is never overwritten from a stale reading.
         if dryRun {
             try store.inspect { tx in
                 guard try !alreadySeeded(tx, account: accountName, report: &report) else { return }
-                for record in planned { try apply(record, edited: edited, tx: tx, perform: false, report: &report) }
+                let (found, edited) = try lookUp(planned, tx: tx)
+                for record in found { try apply(record, edited: edited, tx: tx, perform: false, report: &report) }
             }
             return report
         }
+        try Self.prepared?(path)
         do {
             try store.save(author: Self.author) { tx in
                 if try alreadySeeded(tx, account: accountName, report: &report) { throw SeedingStop() }
-                for record in planned { try apply(record, edited: edited, tx: tx, perform: true, report: &report) }
+                let (found, edited) = try lookUp(planned, tx: tx)
+                for record in found { try apply(record, edited: edited, tx: tx, perform: true, report: &report) }
                 try tx.recordSeedMark(set: seedSet.name, version: seedSet.version, account: accountName)
             }
         } catch is SeedingStop {
@@ -104,6 +113,8 @@ public struct StoreSeeder: Sendable {
         var live: [GlobalID] { (derivedExists ? [id] : []) + matches }
     }
 
+    /// The seed set's records checked against the store's model, with their derived global IDs
+    /// (nothing is read from the store's records: ``lookUp(_:tx:)`` does that in the save).
     private func plan(store: SyncStore) throws -> [PlannedRecord] {
         let model = store.model
         var planned: [PlannedRecord] = []
@@ -120,20 +131,22 @@ public struct StoreSeeder: Sendable {
             guard seen.insert(resolved.id).inserted else { throw fail("a second \(entry.entity) record with the same seed key") }
             planned.append(PlannedRecord(entry: entry, values: resolved.values, key: resolved.key, id: resolved.id))
         }
-        let found = try store.inspect { tx in
-            try planned.map { record in
-                var record = record
-                record.derivedExists = try tx.entity(of: record.id) != nil
-                // The seed key's values under other IDs (records of the entity and its sub-entities).
-                record.matches = try tx.records(of: record.entry.entity, matching: record.key).filter { $0 != record.id }
-                return record
-            }
-        }
-        return try found.map { record in
+        return planned
+    }
+
+    /// What `tx` holds of each planned record (the derived record, other records with its seed key,
+    /// their seed marks), and which of those records the user has modified.
+    private func lookUp(_ planned: [PlannedRecord], tx: StoreTransaction) throws -> ([PlannedRecord], Set<String>) {
+        let found = try planned.map { record in
             var record = record
-            for id in record.live { record.seeds[id] = try store.record(id)?.seed }
+            record.derivedExists = try tx.entity(of: record.id) != nil
+            // The seed key's values under other IDs (records of the entity and its sub-entities).
+            record.matches = try tx.records(of: record.entry.entity, matching: record.key).filter { $0 != record.id }
+            for id in record.live { record.seeds[id] = try tx.seedMark(of: id) }
             return record
         }
+        let edited = Set(try tx.userModifiedRecords(among: found.flatMap(\.live)).map(\.rawValue))
+        return (found, edited)
     }
 
     /// Decides what one seed record needs, writes it when `perform`, and reports it.

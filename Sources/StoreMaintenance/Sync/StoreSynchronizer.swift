@@ -37,7 +37,7 @@ public struct StoreSynchronizer: Sendable {
 
     /// Exports, imports, fixes, exports the fixes, and publishes the manifest.
     ///
-    /// - Throws: ``MaintenanceError`` (container missing, store busy, store behind its own logs),
+    /// - Throws: ``MaintenanceError`` (container missing, a seed store, store busy, store behind its own logs),
     ///   `StoreError`, ``ContainerError`` for a write that fails. Logs that cannot be used are not
     ///   errors: they are findings in the report, and everything else is still done.
     public func run() throws -> SyncReport {
@@ -47,7 +47,7 @@ public struct StoreSynchronizer: Sendable {
         let lock = options.dryRun ? nil : try StoreLock.acquire(for: path, command: "storekeep sync", waitingUpTo: options.lockTimeout)
         defer { lock?.release() }
         let store = try SyncStore.open(at: path, readOnly: options.dryRun)
-        try refuseSeedStore(store)
+        let namespace = try SyncNamespace.of(store, at: path, in: container)
         let status = try store.syncStatus()
         var report = SyncReport(store: path, container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash,
                                 peer: store.metadata.peerID, dryRun: options.dryRun, syncEnabled: true)
@@ -61,7 +61,7 @@ public struct StoreSynchronizer: Sendable {
         if !options.dryRun, !status.enabled || status.container != container {
             try store.setSyncEnabled(true, container: container)
         }
-        let session = SyncSession(store: store, namespace: namespace(of: store), options: options, report: report)
+        let session = SyncSession(store: store, namespace: namespace, options: options, report: report)
         // A rekeyed content name: follow it (once per hop; a chain of rekeys is followed to its end).
         for _ in 0..<8 {
             guard let redirect = try session.namespace.redirect() else { break }
@@ -105,19 +105,15 @@ public struct StoreSynchronizer: Sendable {
         let lock = try StoreLock.acquire(for: path, command: "storekeep sync --\(enabled ? "enable" : "disable")", waitingUpTo: options.lockTimeout)
         defer { lock.release() }
         let store = try SyncStore.open(at: path)
-        try refuseSeedStore(store)
+        let namespace = try SyncNamespace.of(store, at: path, in: container)
         try store.setSyncEnabled(enabled, container: container)
-        let session = SyncSession(store: store, namespace: namespace(of: store), options: options,
+        let session = SyncSession(store: store, namespace: namespace, options: options,
                                   report: SyncReport(store: path, container: container, contentName: store.metadata.contentName,
                                                      modelHash: store.metadata.modelHash, peer: store.metadata.peerID, dryRun: false, syncEnabled: enabled))
         try session.publishManifest(enabled: enabled)
         var report = try session.finish()
         report.seconds = Date().timeIntervalSince(started)
         return report
-    }
-
-    private func namespace(of store: SyncStore) -> SyncNamespace {
-        SyncNamespace(container: container, contentName: store.metadata.contentName, modelHash: store.metadata.modelHash)
     }
 
     private func requireContainer() throws {

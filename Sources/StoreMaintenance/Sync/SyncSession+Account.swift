@@ -13,11 +13,15 @@ extension SyncSession {
         return namespace.logHeader(newest, of: other)?.account
     }
 
-    /// Why this store must not sync in the namespace at all: a peer there (by its manifest or its
-    /// logs), or the namespace's newest baseline, holds data of another account than the store's,
-    /// or of an account while the store has none. Nothing is then exported or imported.
+    /// Why this store must not sync in the namespace at all: its own folder there (its manifest or
+    /// its newest log: the store changed account since it last synced here), another peer there (by
+    /// its manifest or its logs), or the namespace's newest baseline holds data of another account
+    /// than the store's, or of an account while the store has none. Nothing is then exported or imported.
     func accountConflict() throws -> SyncFinding? {
         let own = store.metadata.accountToken
+        if let (file, theirs) = ownFolderAccount(), theirs != own {
+            return ownFolderConflict(file: file, theirs: theirs)
+        }
         for other in try namespace.peers() where other != peer {
             guard let theirs = claimedAccount(of: other), theirs != own else { continue }
             return conflict(peer: other, file: namespace.manifestPath(other), theirs: theirs)
@@ -27,6 +31,26 @@ extension SyncSession {
             return conflict(peer: header.peer, file: "\(namespace.baselineFolder)/\(newest)", theirs: theirs)
         }
         return nil
+    }
+
+    /// The account this store's own folder in the namespace gives: the one of its manifest, or
+    /// else of its newest log, with that file; `nil` when neither names one (a store without an
+    /// account that synced here may adopt one and go on syncing here, keeping its data).
+    private func ownFolderAccount() -> (file: String, account: String)? {
+        if let manifest = (try? namespace.manifest(of: peer)) ?? nil, let account = manifest.account {
+            return (namespace.manifestPath(peer), account)
+        }
+        guard let newest = (try? namespace.logs(of: peer))?.logs.last, let account = namespace.logHeader(newest, of: peer)?.account else { return nil }
+        return ("\(namespace.logFolder(peer))/\(newest.fileName)", account)
+    }
+
+    private func ownFolderConflict(file: String, theirs: String) -> SyncFinding {
+        let own = store.metadata.accountToken
+        return SyncFinding(
+            code: "account.mismatch", severity: "error", peer: peer, file: file,
+            message: "this store's own folder here holds data of account \(theirs), and the store now belongs to \(own.map { "account \($0)" } ?? "no account"): nothing was exported or imported",
+            hint: own.map { "sync the store with account \($0)'s own container (each account has its own); this namespace stays \(theirs)'s" }
+                ?? "give the store its account back (`storekeep account STORE --set \(theirs)`), or sync it with a container of its own")
     }
 
     private func conflict(peer other: String, file: String, theirs: String) -> SyncFinding {
