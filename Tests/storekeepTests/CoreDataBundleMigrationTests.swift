@@ -250,15 +250,7 @@ struct CoreDataBundleMigrationTests {
     func twoVersionsFit() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let project = directory.url.appendingPathComponent(Self.wibosco)
-        try FileManager.default.copyItem(at: ModelFiles.corpusModels.appendingPathComponent(Self.wibosco), to: project)
-        let bundle = project.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld")
-        // "Copy of 3" only changes a class name, which Core Data's hashes leave out.
-        let copy = bundle.appendingPathComponent("Copy of 3.xcdatamodel")
-        try FileManager.default.copyItem(at: bundle.appendingPathComponent("CoreDataMigration_Example 3.xcdatamodel"), to: copy)
-        let contents = copy.appendingPathComponent("contents")
-        try Data(try String(contentsOf: contents, encoding: .utf8).replacingOccurrences(of: "representedClassName=\"Section\"", with: "representedClassName=\"Part\"").utf8)
-            .write(to: contents)
+        let bundle = try Self.bundleWithACopyOfVersion3(in: directory)
         let target = directory.url.appendingPathComponent("x.store").path
         let ambiguous = try StorekeepProcess.run(["migrate", Self.stores[2].storePath(), "--to", target, "--model", bundle.path])
         #expect(ambiguous.status == 65, "\(ambiguous)")
@@ -273,6 +265,21 @@ struct CoreDataBundleMigrationTests {
                                                "--model-version", "CoreDataMigration_Example 3", "--json"])
         #expect(chosen.status == 0, "\(chosen)")
         #expect((try chosen.jsonObject()["modelNote"] as? String)?.hasPrefix("version 'CoreDataMigration_Example 3' given with --model-version") == true)
+    }
+
+    /// A copy of wibosco's project in `directory` whose bundle has one more version, "Copy of 3":
+    /// version 3 with a class name changed, which neither Core Data's hashes nor a model cache
+    /// comparison see. Returns the bundle.
+    static func bundleWithACopyOfVersion3(in directory: TemporaryDirectory) throws -> URL {
+        let project = directory.url.appendingPathComponent(wibosco)
+        try FileManager.default.copyItem(at: ModelFiles.corpusModels.appendingPathComponent(wibosco), to: project)
+        let bundle = project.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld")
+        let copy = bundle.appendingPathComponent("Copy of 3.xcdatamodel")
+        try FileManager.default.copyItem(at: bundle.appendingPathComponent("CoreDataMigration_Example 3.xcdatamodel"), to: copy)
+        let contents = copy.appendingPathComponent("contents")
+        try Data(try String(contentsOf: contents, encoding: .utf8).replacingOccurrences(of: "representedClassName=\"Section\"", with: "representedClassName=\"Part\"").utf8)
+            .write(to: contents)
+        return bundle
     }
 
     @Test("model show gives each entity's Core Data hash; inspect gives the store's; they agree for the version it was made with",
