@@ -7,7 +7,7 @@ extension CoreDataMigrationSource {
     /// is NULL (`nil` for an attribute the reader does not read from a column of its own).
     static func recordFacts(of reader: CoreDataStoreReader) -> SourceRecordFacts {
         let empty = Set(reader.model.entities.filter { !$0.isAbstract && (reader.entityCounts[$0.name] ?? 0) == 0 }.map(\.name))
-        return SourceRecordFacts(emptyEntities: empty) { entity, attribute in
+        return SourceRecordFacts(emptyEntities: empty, recordCounts: reader.entityCounts) { entity, attribute in
             guard let storage = reader.storage(of: entity),
                   let column = storage.attributes.first(where: { $0.name == attribute })?.column else { return nil }
             var count = 0

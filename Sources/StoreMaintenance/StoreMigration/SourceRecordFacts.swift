@@ -15,6 +15,8 @@
 public struct SourceRecordFacts {
     /// Entities of the store's version that have no records.
     public var emptyEntities: Set<String>
+    /// The records of each entity of the store's version, where known (for messages).
+    public var recordCounts: [String: Int]
     /// Counts the records of an entity (exactly that entity, not its sub-entities) that hold no
     /// value for an attribute; `nil` when the attribute cannot be counted.
     private let countEmpty: ((_ entity: String, _ attribute: String) throws -> Int?)?
@@ -23,10 +25,13 @@ public struct SourceRecordFacts {
     ///
     /// - Parameters:
     ///   - emptyEntities: the entities of the store's version without records.
+    ///   - recordCounts: the records of each entity (exactly that entity), where known.
     ///   - emptyValueCount: counts the records of an entity that hold no value for an attribute
     ///     (`nil`: the count is not known); without it, no count is known.
-    public init(emptyEntities: Set<String> = [], emptyValueCount: ((_ entity: String, _ attribute: String) throws -> Int?)? = nil) {
+    public init(emptyEntities: Set<String> = [], recordCounts: [String: Int] = [:],
+                emptyValueCount: ((_ entity: String, _ attribute: String) throws -> Int?)? = nil) {
         self.emptyEntities = emptyEntities
+        self.recordCounts = recordCounts
         self.countEmpty = emptyValueCount
     }
 

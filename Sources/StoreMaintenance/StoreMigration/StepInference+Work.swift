@@ -167,7 +167,10 @@ extension StepInference {
                         note("\(place) added, required without a default (\(source) has no records to give it a value)")
                     } else {
                         let generated = ValueGenerator.allCases.filter { $0.madeFor == attribute.type }.map { "generate: \($0.rawValue)" }
-                        problems.append("\(place) is new, required and has no default value (give it a constant"
+                        let holders = records.recordCounts[source].map { count in
+                            ": \(count == 1 ? "the one record" : "the \(count) records") of \(source) would have none, and Core Data's own migration fails on them too"
+                        } ?? ""
+                        problems.append("\(place) is new, required and has no default value\(holders) (give it a constant"
                                         + (generated.isEmpty ? "" : ", or a value per record with \(generated.joined(separator: " or "))") + ")")
                     }
                     continue
