@@ -198,19 +198,18 @@ struct CoreDataBundleMigrationTests {
             """, [made.storePath()])
         let cars = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [Any]])
         let store = try SyncStore.open(at: target, readOnly: true)
-        let counts = try store.liveRecordCounts()
-        #expect((counts["Car"] ?? 0) + (counts["SportCar"] ?? 0) + (counts["LuxuryCar"] ?? 0) == cars.count)
-        #expect(counts["Person"] == 20 && (counts["Maker"] ?? 0) == 0)
+        // Every source row is a record with every value it had (Python's reading); the old maker
+        // text has no place in version 3 (its makers are records of their own, which the mapping
+        // makes none of: its Maker mapping has no source entity).
+        try CoreDataCorpusValues(store: made.storePath()).expectSameValues(in: store, dropped: ["Car.maker", "SportCar.maker", "LuxuryCar.maker"])
+        #expect((try store.liveRecordCounts()["Maker"] ?? 0) == 0)
         var withOwner = 0
         for entity in ["Car", "SportCar", "LuxuryCar"] {
             for id in try store.globalIDs(of: entity) {
-                let record = try #require(try store.record(id))
                 let parts = id.rawValue.split(separator: "/")
                 // The store renamed ExpensiveSportCar to LuxuryCar; Z_PRIMARYKEY keeps the old name.
                 let key = (parts[parts.count - 2] == "LuxuryCar" ? "ExpensiveSportCar" : String(parts[parts.count - 2])) + "/" + parts[parts.count - 1]
                 let source = try #require(cars[key], "\(id)")
-                #expect(record.values["numberPlate"] == (source[0] as? String).map(AttributeValue.string))
-                #expect(record.values["maker"] == nil)
                 let owner = try store.related("owner", of: id).map(Self.primaryKey)
                 let previous = try store.related("previousOwners", of: id).map(Self.primaryKey)
                 let expected = (source[1] as? Int).map { [String($0)] } ?? []
