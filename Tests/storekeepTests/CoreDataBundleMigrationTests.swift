@@ -83,7 +83,10 @@ struct CoreDataBundleMigrationTests {
             #expect(run.status == 65, "\(run)")
             let error = try run.jsonError()
             #expect((error["message"] as? String)?.contains("'SampleModel2' to 'SampleModel'") == true)
-            #expect((error["message"] as? String)?.contains("Person.id is new, required and has no default value") == true)
+            let persons = try Self.pythonCounts(made.storePath())["Person"] ?? 0
+            #expect((error["message"] as? String)?.contains("Person.id is new, required and has no default value: the \(persons) records of Person would have none, "
+                                                             + "and Core Data's own migration fails on them too (give it a constant, or a value per record with generate: uuid-from-global-id)") == true,
+                    "\(error)")
             let hint = error["hint"] as? String ?? ""
             #expect(hint.contains("--steps DIR") && hint.contains("generate: uuid-from-global-id") && hint.contains("SampleModel2 to SampleModel.step.yaml"), "\(hint)")
             #expect(!FileManager.default.fileExists(atPath: target))
@@ -195,19 +198,18 @@ struct CoreDataBundleMigrationTests {
             """, [made.storePath()])
         let cars = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [Any]])
         let store = try SyncStore.open(at: target, readOnly: true)
-        let counts = try store.liveRecordCounts()
-        #expect((counts["Car"] ?? 0) + (counts["SportCar"] ?? 0) + (counts["LuxuryCar"] ?? 0) == cars.count)
-        #expect(counts["Person"] == 20 && (counts["Maker"] ?? 0) == 0)
+        // Every source row is a record with every value it had (Python's reading); the old maker
+        // text has no place in version 3 (its makers are records of their own, which the mapping
+        // makes none of: its Maker mapping has no source entity).
+        try CoreDataCorpusValues(store: made.storePath()).expectSameValues(in: store, dropped: ["Car.maker", "SportCar.maker", "LuxuryCar.maker"])
+        #expect((try store.liveRecordCounts()["Maker"] ?? 0) == 0)
         var withOwner = 0
         for entity in ["Car", "SportCar", "LuxuryCar"] {
             for id in try store.globalIDs(of: entity) {
-                let record = try #require(try store.record(id))
                 let parts = id.rawValue.split(separator: "/")
                 // The store renamed ExpensiveSportCar to LuxuryCar; Z_PRIMARYKEY keeps the old name.
                 let key = (parts[parts.count - 2] == "LuxuryCar" ? "ExpensiveSportCar" : String(parts[parts.count - 2])) + "/" + parts[parts.count - 1]
                 let source = try #require(cars[key], "\(id)")
-                #expect(record.values["numberPlate"] == (source[0] as? String).map(AttributeValue.string))
-                #expect(record.values["maker"] == nil)
                 let owner = try store.related("owner", of: id).map(Self.primaryKey)
                 let previous = try store.related("previousOwners", of: id).map(Self.primaryKey)
                 let expected = (source[1] as? Int).map { [String($0)] } ?? []
@@ -250,15 +252,7 @@ struct CoreDataBundleMigrationTests {
     func twoVersionsFit() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let project = directory.url.appendingPathComponent(Self.wibosco)
-        try FileManager.default.copyItem(at: ModelFiles.corpusModels.appendingPathComponent(Self.wibosco), to: project)
-        let bundle = project.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld")
-        // "Copy of 3" only changes a class name, which Core Data's hashes leave out.
-        let copy = bundle.appendingPathComponent("Copy of 3.xcdatamodel")
-        try FileManager.default.copyItem(at: bundle.appendingPathComponent("CoreDataMigration_Example 3.xcdatamodel"), to: copy)
-        let contents = copy.appendingPathComponent("contents")
-        try Data(try String(contentsOf: contents, encoding: .utf8).replacingOccurrences(of: "representedClassName=\"Section\"", with: "representedClassName=\"Part\"").utf8)
-            .write(to: contents)
+        let bundle = try Self.bundleWithACopyOfVersion3(in: directory)
         let target = directory.url.appendingPathComponent("x.store").path
         let ambiguous = try StorekeepProcess.run(["migrate", Self.stores[2].storePath(), "--to", target, "--model", bundle.path])
         #expect(ambiguous.status == 65, "\(ambiguous)")
@@ -273,6 +267,21 @@ struct CoreDataBundleMigrationTests {
                                                "--model-version", "CoreDataMigration_Example 3", "--json"])
         #expect(chosen.status == 0, "\(chosen)")
         #expect((try chosen.jsonObject()["modelNote"] as? String)?.hasPrefix("version 'CoreDataMigration_Example 3' given with --model-version") == true)
+    }
+
+    /// A copy of wibosco's project in `directory` whose bundle has one more version, "Copy of 3":
+    /// version 3 with a class name changed, which neither Core Data's hashes nor a model cache
+    /// comparison see. Returns the bundle.
+    static func bundleWithACopyOfVersion3(in directory: TemporaryDirectory) throws -> URL {
+        let project = directory.url.appendingPathComponent(wibosco)
+        try FileManager.default.copyItem(at: ModelFiles.corpusModels.appendingPathComponent(wibosco), to: project)
+        let bundle = project.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld")
+        let copy = bundle.appendingPathComponent("Copy of 3.xcdatamodel")
+        try FileManager.default.copyItem(at: bundle.appendingPathComponent("CoreDataMigration_Example 3.xcdatamodel"), to: copy)
+        let contents = copy.appendingPathComponent("contents")
+        try Data(try String(contentsOf: contents, encoding: .utf8).replacingOccurrences(of: "representedClassName=\"Section\"", with: "representedClassName=\"Part\"").utf8)
+            .write(to: contents)
+        return bundle
     }
 
     @Test("model show gives each entity's Core Data hash; inspect gives the store's; they agree for the version it was made with",

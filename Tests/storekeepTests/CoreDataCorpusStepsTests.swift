@@ -107,9 +107,19 @@ struct CoreDataCorpusStepsTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let made = Self.stores[2]
+        let copy = try Self.copyWithZeroedHashes(of: made, in: directory)
+        let zeroed = try StorekeepProcess.run(["migrate", copy, "--to", directory.url.appendingPathComponent("z.store").path,
+                                               "--model", made.bundlePath(), "--json"])
+        let report = try Self.expectSameContent(zeroed, as: made, in: directory,
+                                                notePrefix: "version 'CoreDataMigration_Example 3' found by the model in its Z_MODELCACHE (its version hashes match no version)")
+        #expect((report["sourceKind"] as? String)?.contains("found by Z_MODELCACHE") == true)
+    }
+
+    /// A copy of `made`'s store in `directory` with every entity hash zeroed (by Python's sqlite3
+    /// and plistlib), the rest of the metadata and the model cache left as they are.
+    static func copyWithZeroedHashes(of made: CoreDataBundleMigrationTests.Made, in directory: TemporaryDirectory) throws -> String {
         let copy = directory.url.appendingPathComponent("zeroed.sqlite").path
         try FileManager.default.copyItem(atPath: made.storePath(), toPath: copy)
-        // Every entity hash zeroed in a copy, the rest of the metadata and the model cache left as they are.
         _ = try Python.run("""
             import plistlib, sqlite3, sys
             c = sqlite3.connect(sys.argv[1])
@@ -118,16 +128,48 @@ struct CoreDataCorpusStepsTests {
             c.execute("UPDATE Z_METADATA SET Z_PLIST = ?", (plistlib.dumps(metadata, fmt=plistlib.FMT_BINARY),))
             c.commit()
             """, [copy])
-        let zeroed = try StorekeepProcess.run(["migrate", copy, "--to", directory.url.appendingPathComponent("z.store").path,
-                                               "--model", made.bundlePath(), "--json"])
+        return copy
+    }
+
+    @Test("a store whose Z_MODELCACHE fits two versions equally: exit 65 naming both and asking for --model-version, even when one is the target; --model-version decides",
+          .enabled(if: corpusIsPresent, message))
+    func modelCacheTieIsNeverGuessed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let made = Self.stores[2]
+        let bundle = try CoreDataBundleMigrationTests.bundleWithACopyOfVersion3(in: directory).path
+        let copy = try Self.copyWithZeroedHashes(of: made, in: directory)
+        let target = directory.url.appendingPathComponent("x.store").path
+        for targetVersion in [[], ["--target-version", "Copy of 3"], ["--target-version", "CoreDataMigration_Example 3"]] {
+            let run = try StorekeepProcess.run(["migrate", copy, "--to", target, "--model", bundle, "--json"] + targetVersion)
+            #expect(run.status == 65, "\(targetVersion): \(run)")
+            let error = try run.jsonError()
+            let problem = error["message"] as? String ?? ""
+            #expect(problem.contains("several versions of CoreDataMigration_Example fit the store by its Z_MODELCACHE")
+                    && problem.contains("'Copy of 3'") && problem.contains("'CoreDataMigration_Example 3'") && problem.contains("does not guess"),
+                    "\(targetVersion): \(problem)")
+            #expect((error["hint"] as? String)?.contains("--model-version") == true)
+            #expect(!FileManager.default.fileExists(atPath: target), "nothing written")
+        }
+        let chosen = try StorekeepProcess.run(["migrate", copy, "--to", target, "--model", bundle, "--model-version", "CoreDataMigration_Example 3", "--json"])
+        try Self.expectSameContent(chosen, as: made, in: directory,
+                                   notePrefix: "version 'CoreDataMigration_Example 3' given with --model-version (the store's version hashes match no version of the bundle)")
+    }
+
+    /// Checks that `run` (a migration of a copy of `made`'s store) succeeded, that its model note
+    /// starts with `notePrefix`, and that it gives the digest of `made`'s own store migrated with
+    /// its bundle (found by its hashes); returns `run`'s report.
+    @discardableResult
+    static func expectSameContent(_ run: ProcessResult, as made: CoreDataBundleMigrationTests.Made, in directory: TemporaryDirectory,
+                                  notePrefix: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let original = try StorekeepProcess.run(["migrate", made.storePath(), "--to", directory.url.appendingPathComponent("o.store").path,
                                                  "--model", made.bundlePath(), "--json"])
-        #expect(zeroed.status == 0 && original.status == 0, "\(zeroed)\n\(original)")
-        let report = try zeroed.jsonObject()
-        #expect((report["modelNote"] as? String)?.hasPrefix("version 'CoreDataMigration_Example 3' found by the model in its Z_MODELCACHE (its version hashes match no version)") == true,
-                "\(report["modelNote"] ?? "")")
-        #expect((report["sourceKind"] as? String)?.contains("found by Z_MODELCACHE") == true)
-        #expect(report["digest"] as? String == (try original.jsonObject()["digest"] as? String))
+        #expect(run.status == 0 && original.status == 0, "\(run)\n\(original)", sourceLocation: sourceLocation)
+        let report = try run.jsonObject()
+        #expect((report["modelNote"] as? String)?.hasPrefix(notePrefix) == true, "\(report["modelNote"] ?? "")", sourceLocation: sourceLocation)
+        #expect(report["digest"] as? String == (try original.jsonObject()["digest"] as? String), "the same content as the store found by its hashes",
+                sourceLocation: sourceLocation)
+        return report
     }
 
     @Test("a store of another app: the closest version and what differs, each said once",

@@ -9,8 +9,9 @@ extension CoreDataStoreReader {
     ///
     /// - Parameters:
     ///   - versionOverride: the store's version by name (`--model-version`), used instead of finding it.
-    ///   - preferredVersion: the version taken when several fit equally by hash or model cache
-    ///     (the migration's target, as Core Data opens a store with its current model when it can).
+    ///   - preferredVersion: the version taken when several fit equally by hash (the migration's
+    ///     target, as Core Data opens a store with its current model when it can); never among
+    ///     versions that fit the model cache equally (several fit: the error asks for the version).
     /// - Throws: ``CoreDataStoreError``: as ``open(at:model:)``; `.badInput` when no version fits
     ///   (naming the closest version and what differs) or several fit (naming them); `.usage` for an
     ///   override the bundle does not have.

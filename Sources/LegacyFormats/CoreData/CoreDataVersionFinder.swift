@@ -13,8 +13,9 @@ struct CoreDataVersionFinder {
     let path: String
 
     /// The version: `override` when given, else found; `preferred` (the migration's target) is
-    /// taken among versions that fit equally well by hash or by model cache (Core Data opens a store
-    /// with its current model whenever the hashes allow it).
+    /// taken among versions whose hashes fit equally well (Core Data opens a store with its current
+    /// model whenever the hashes allow it). Versions that fit the model cache equally are never
+    /// chosen between: Core Data does not read the cache to find a version, so that would be a guess.
     func find(override: String?, preferred: String?) throws(CoreDataStoreError) -> CoreDataVersionMatch {
         if let override {
             let version: ManagedModel
@@ -77,7 +78,9 @@ struct CoreDataVersionFinder {
             return CoreDataVersionMatch(version: matches[0], method: method, sentence: "version '\(matches[0].versionName)' found by \(how)")
         }
         guard matches.count > 1 else { return nil }
-        if let preferred, let target = matches.first(where: { $0.versionName == preferred }) {
+        // Equal hashes are what Core Data itself compares: it opens the store with its current model
+        // when the hashes allow. A model cache is storekeep's own evidence: a tie there is never broken.
+        if method == .versionHashes, let preferred, let target = matches.first(where: { $0.versionName == preferred }) {
             let others = matches.filter { $0.versionName != preferred }.map { "'\($0.versionName)'" }.joined(separator: ", ")
             return CoreDataVersionMatch(
                 version: target, method: method,

@@ -76,10 +76,10 @@ public final class CoreDataMigrationSource: MigrationSource {
         reader = opened.reader
         match = opened.match
         location = path
-        // Entities without records need no value for a new required attribute, as in Core Data.
-        let empty = Set(opened.reader.model.entities.filter { !$0.isAbstract && (opened.reader.entityCounts[$0.name] ?? 0) == 0 }.map(\.name))
+        // Entities without records need no value for a new required attribute, and attributes no
+        // record leaves empty may become required without a default, as in Core Data.
         let planned = try StepPlanner.chain(from: opened.reader.model, bundle: bundle, bundlePath: bundlePath, targetVersion: target.versionName,
-                                            stepsFolder: stepsFolder, emptyEntities: empty)
+                                            stepsFolder: stepsFolder, records: Self.recordFacts(of: opened.reader))
         chain = planned
         let reader = opened.reader
         lookups = try planned.buildLookups { body in

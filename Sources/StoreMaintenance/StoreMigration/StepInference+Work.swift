@@ -19,10 +19,11 @@ extension StepInference {
         var relationshipPaths: [String: [String]] = [:]
         /// To-many relationships of the entity being worked on filled from an old to-one.
         var promotedToMany: Set<String> = []
-        /// Entities of the previous version known to have no records (the source's own version only):
-        /// a new required attribute without a default does not stop their step, as it does not stop
-        /// Core Data's, which only fails when a record has no value.
-        var emptyEntities: Set<String> = []
+        /// What is known of the previous version's records (the source's own version only): a new
+        /// required attribute without a default does not stop the step of an entity without records,
+        /// nor does an attribute becoming required when no record lacks a value, as neither stops
+        /// Core Data's, which only fails on a record without a value.
+        var records = SourceRecordFacts.unknown
         /// Relationships that become many-to-many from a to-many kept by a to-one inverse: their
         /// members come over only when every record of their destination fills the new inverse from
         /// that old to-one (checked once every entity is planned).
@@ -161,12 +162,15 @@ extension StepInference {
                     if attribute.isOptional || attribute.defaultValue != nil {
                         steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .modelDefault))
                         note("\(place) added")
-                    } else if emptyEntities.contains(source) {
+                    } else if records.emptyEntities.contains(source) {
                         steps.append(AttributeStep(name: attribute.name, type: attribute.type, origin: .modelDefault))
                         note("\(place) added, required without a default (\(source) has no records to give it a value)")
                     } else {
                         let generated = ValueGenerator.allCases.filter { $0.madeFor == attribute.type }.map { "generate: \($0.rawValue)" }
-                        problems.append("\(place) is new, required and has no default value (give it a constant"
+                        let holders = records.recordCounts[source].map { count in
+                            ": \(count == 1 ? "the one record" : "the \(count) records") of \(source) would have none, and Core Data's own migration fails on them too"
+                        } ?? ""
+                        problems.append("\(place) is new, required and has no default value\(holders) (give it a constant"
                                         + (generated.isEmpty ? "" : ", or a value per record with \(generated.joined(separator: " or "))") + ")")
                     }
                     continue
@@ -205,13 +209,24 @@ extension StepInference {
                     throw fileError(rule?.line ?? 0, "\(place): default '\(text)' is not a \(attribute.type.rawValue) value")
                 }
                 valueForEmpty = value
-            } else if match.isOptional && !attribute.isOptional && !emptyEntities.contains(source) {
-                guard let value = attribute.defaultValue else {
-                    problems.append("\(place) becomes required and has no default value for empty old values (give one with 'default:')")
-                    return nil
+            } else if match.isOptional && !attribute.isOptional && !records.emptyEntities.contains(source) {
+                if let value = attribute.defaultValue {
+                    valueForEmpty = value
+                    note("\(place) now required (empty values take its default)")
+                } else {
+                    // Core Data fails only on a record that holds no value: count them.
+                    switch try records.emptyValueCount(of: match.name, entity: source) {
+                    case 0?:
+                        note("\(place) now required (no record of \(source) is without a value)")
+                    case let count?:
+                        problems.append("\(place) becomes required and has no default value, and \(count) record\(count == 1 ? "" : "s") of \(source) "
+                                        + "hold\(count == 1 ? "s" : "") no value for it (give one with 'default:', or fill them before migrating)")
+                        return nil
+                    case nil:
+                        problems.append("\(place) becomes required and has no default value for empty old values (give one with 'default:')")
+                        return nil
+                    }
                 }
-                valueForEmpty = value
-                note("\(place) now required (empty values take its default)")
             }
             if match.name != attribute.name { note("\(place.split(separator: ".")[0]).\(match.name) renamed to \(attribute.name)") }
             return AttributeStep(name: attribute.name, type: attribute.type, origin: .copy(from: match.name, conversion: conversion),

@@ -20,17 +20,18 @@ public enum StepInference {
     /// - Parameters:
     ///   - file: the step file for this pair, when one exists.
     ///   - stepFilePath: where the step file is (or would be), for messages.
-    ///   - emptyEntities: entities of `old` known to have no records: a new required attribute
-    ///     without a default does not stop their records' step (there are none to give a value),
-    ///     as it does not stop Core Data's.
+    ///   - records: what is known of the records of `old` (its store's own version only): a new
+    ///     required attribute without a default does not stop the step of an entity without
+    ///     records, and an attribute that becomes required without a default does not stop it
+    ///     when no record holds no value for it, as neither stops Core Data's.
     /// - Throws: ``StepFileError`` for a rule that does not fit the versions (file and line named);
     ///   ``StepInferenceError`` listing everything that can be neither inferred nor found in the file.
     public static func step(from old: ManagedModel, to new: ManagedModel, file: StepFile?, stepFilePath: String,
-                            emptyEntities: Set<String> = []) throws -> ModelStep {
+                            records: SourceRecordFacts = .unknown) throws -> ModelStep {
         try checkVersions(of: file, old: old, new: new)
         let origin: ModelStep.Origin = file.map { .file(path: $0.path, checksum: $0.checksum) } ?? .inferred
         var work = Work(old: old, new: new, file: file)
-        work.emptyEntities = emptyEntities
+        work.records = records
         return try step(work, origin: origin, stepFile: file, stepFilePath: stepFilePath)
     }
 

@@ -21,12 +21,12 @@ public enum StepPlanner {
     ///   - bundlePath: where the bundle is (step files and mapping models are looked up beside it).
     ///   - targetVersion: the target version's name, or `nil` for the current one.
     ///   - stepsFolder: a folder of step files to use instead of the bundle's own folder (`--steps`).
-    ///   - emptyEntities: entities of the store's version that have no records (see
-    ///     ``StepInference/step(from:to:file:stepFilePath:emptyEntities:)``).
+    ///   - records: what is known of the store's records (see
+    ///     ``StepInference/step(from:to:file:stepFilePath:records:)``).
     /// - Throws: ``MaintenanceError`` when the store's version is not in the bundle; `ModelLookupError`
     ///   for an unknown target; ``StepFileError``; ``StepInferenceError``; `XcodeMappingError`.
     public static func chain(storeModel: ManagedModel, storeHash: String, bundle: ModelBundle, bundlePath: String,
-                             targetVersion: String?, stepsFolder: String? = nil, emptyEntities: Set<String> = []) throws -> StepChain {
+                             targetVersion: String?, stepsFolder: String? = nil, records: SourceRecordFacts = .unknown) throws -> StepChain {
         let matches = bundle.versions.filter { $0.versionHash == storeHash }
         guard let start = matches.first(where: { $0.versionName == storeModel.versionName }) ?? matches.first else {
             let versions = bundle.versions.map { "'\($0.versionName)' (hash \($0.versionHash.prefix(12)))" }.joined(separator: ", ")
@@ -40,26 +40,26 @@ public enum StepPlanner {
         var source = storeModel
         source.versionName = start.versionName
         return try chain(from: source, bundle: bundle, bundlePath: bundlePath, targetVersion: targetVersion,
-                         stepsFolder: stepsFolder, emptyEntities: emptyEntities)
+                         stepsFolder: stepsFolder, records: records)
     }
 
     /// The chain from `source` (a version of `bundle`, or a store's own copy of one, named as the
     /// bundle names it) to `targetVersion` (default: the bundle's current version).
     ///
-    /// `stepsFolder` and `emptyEntities` are as for ``chain(storeModel:storeHash:bundle:bundlePath:targetVersion:stepsFolder:emptyEntities:)``.
+    /// `stepsFolder` and `records` are as for ``chain(storeModel:storeHash:bundle:bundlePath:targetVersion:stepsFolder:records:)``.
     ///
     /// - Throws: `ModelLookupError` for an unknown target; ``StepFileError``; ``StepInferenceError``
     ///   (for the one step, when neither it nor any chain can be planned); `XcodeMappingError`;
     ///   ``MaintenanceError`` for two mapping models between the same versions, or a `stepsFolder`
     ///   that is not a folder.
     public static func chain(from source: ManagedModel, bundle: ModelBundle, bundlePath: String, targetVersion: String?,
-                             stepsFolder: String? = nil, emptyEntities: Set<String> = []) throws -> StepChain {
+                             stepsFolder: String? = nil, records: SourceRecordFacts = .unknown) throws -> StepChain {
         let target = try targetVersion.map { try bundle.version(named: $0) } ?? bundle.current
         // A folder of step files that is not there is an error even when no step needs one.
         if let stepsFolder { _ = try ExplicitSteps.checkedFolder(stepsFolder) }
         guard source.versionName != target.versionName else { return StepChain(source: source, target: target, steps: []) }
         let explicit = try ExplicitSteps.find(bundle: bundle, bundlePath: bundlePath, stepsFolder: stepsFolder)
-        var planner = Planner(bundle: bundle, explicit: explicit, source: source, emptyEntities: emptyEntities)
+        var planner = Planner(bundle: bundle, explicit: explicit, source: source, records: records)
         if let edge = explicit.edge(from: source.versionName, to: target.versionName) {
             return StepChain(source: source, target: target, steps: [try planner.explicitStep(edge, from: source, to: target)])
         }
@@ -77,20 +77,20 @@ public enum StepPlanner {
         let bundle: ModelBundle
         let explicit: ExplicitSteps
         let source: ManagedModel
-        /// Entities of the source version without records: only steps from the source know them.
-        let emptyEntities: Set<String>
+        /// What is known of the source version's records: only steps from the source know it.
+        let records: SourceRecordFacts
         private var inferred: [String: ModelStep?] = [:]
 
-        init(bundle: ModelBundle, explicit: ExplicitSteps, source: ManagedModel, emptyEntities: Set<String>) {
+        init(bundle: ModelBundle, explicit: ExplicitSteps, source: ManagedModel, records: SourceRecordFacts) {
             self.bundle = bundle
             self.explicit = explicit
             self.source = source
-            self.emptyEntities = emptyEntities
+            self.records = records
         }
 
-        /// The entities known to have no records among those of `version`.
-        private func emptyEntities(of version: ManagedModel) -> Set<String> {
-            version.versionName == source.versionName ? emptyEntities : []
+        /// What is known of the records of `version`: only the source's are.
+        private func records(of version: ManagedModel) -> SourceRecordFacts {
+            version.versionName == source.versionName ? records : .unknown
         }
 
         /// The model a step from `name` starts from: the source itself, or the bundle's version.
@@ -104,12 +104,12 @@ public enum StepPlanner {
             if let mapping = edge.mapping {
                 return try StepInference.step(from: old, to: new, mapping: mapping, file: file, stepFilePath: path)
             }
-            return try StepInference.step(from: old, to: new, file: file, stepFilePath: path, emptyEntities: emptyEntities(of: old))
+            return try StepInference.step(from: old, to: new, file: file, stepFilePath: path, records: records(of: old))
         }
 
         func inferredStep(from old: ManagedModel, to new: ManagedModel) throws -> ModelStep {
             try StepInference.step(from: old, to: new, file: nil, stepFilePath: explicit.stepFilePath(from: old.versionName, to: new.versionName),
-                                   emptyEntities: emptyEntities(of: old))
+                                   records: records(of: old))
         }
 
         /// `step` with a change noted for every attribute it drops that another version of the bundle

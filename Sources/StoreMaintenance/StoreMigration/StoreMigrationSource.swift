@@ -48,11 +48,10 @@ public final class StoreMigrationSource: MigrationSource {
     ///   - bundlePath: where step files are looked up (beside it, unless `stepsFolder` is given), and the path messages name.
     public init(path: String, bundle: ModelBundle, bundlePath: String, modelVersion: String? = nil, stepsFolder: String? = nil) throws {
         store = try SyncStore.open(at: path, readOnly: true)
-        // Entities without records need no value for a new required attribute, as in Core Data.
-        let counts = try store.liveRecordCounts()
-        let empty = Set(store.model.entities.filter { !$0.isAbstract && (counts[$0.name] ?? 0) == 0 }.map(\.name))
-        let planned = try StepPlanner.chain(storeModel: store.model, storeHash: store.metadata.modelHash, bundle: bundle,
-                                            bundlePath: bundlePath, targetVersion: modelVersion, stepsFolder: stepsFolder, emptyEntities: empty)
+        // Entities without records need no value for a new required attribute, and attributes no
+        // record leaves empty may become required without a default, as in Core Data.
+        let planned = try StepPlanner.chain(storeModel: store.model, storeHash: store.metadata.modelHash, bundle: bundle, bundlePath: bundlePath,
+                                            targetVersion: modelVersion, stepsFolder: stepsFolder, records: try Self.recordFacts(of: store))
         chain = planned
         let old = store
         lookups = try planned.buildLookups { body in
