@@ -14,22 +14,60 @@ public protocol OperatorFacingError: Error, CustomStringConvertible {
     var hint: String? { get }
 }
 
-/// The kinds of failure an operator needs to tell apart (each has one documented exit code).
-public enum FailureKind: String, Sendable, Codable, CaseIterable {
-    /// The command was called wrongly (exit 64).
-    case usage
-    /// An input file exists but its content is wrong (exit 65).
-    case badInput
-    /// An input file does not exist or cannot be read (exit 66).
-    case missingInput
-    /// An internal inconsistency: a bug in storekeep (exit 70).
-    case internalFailure
-    /// The output cannot be created (exit 73).
-    case cannotCreateOutput
-    /// Reading or writing failed part-way (exit 74).
-    case ioFailure
-    /// Another process holds the store (exit 75).
-    case storeBusy
-    /// A setting is wrong (exit 78).
-    case badConfiguration
+/// The kinds of failure an operator needs to tell apart.
+///
+/// A struct of named constants rather than an enum, so that a later version can add a kind
+/// without breaking code that switches over the kinds it knows (the way GRDB's `ResultCode` is
+/// open). What a kind means to a program (an exit status, an HTTP status) is the caller's choice:
+/// the CLI maps each to a documented exit code (docs/exit-codes.md).
+///
+/// ```swift
+/// switch error.failureKind {
+/// case .storeBusy: retryLater()
+/// default: report(error)
+/// }
+/// ```
+public struct FailureKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The kind's stable name (`usage`, `badInput`, …), as JSON error documents carry it.
+    public let rawValue: String
+
+    /// A kind by its name.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The kind's name.
+    public var description: String { rawValue }
+
+    /// Decodes the kind from its name.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes the kind as its name.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// The command or call was made wrongly (an option missing, two that exclude each other).
+    public static let usage = FailureKind(rawValue: "usage")
+    /// An input file exists but its content is wrong.
+    public static let badInput = FailureKind(rawValue: "badInput")
+    /// An input file does not exist or cannot be read.
+    public static let missingInput = FailureKind(rawValue: "missingInput")
+    /// An internal inconsistency: a bug in storekeep.
+    public static let internalFailure = FailureKind(rawValue: "internalFailure")
+    /// The output cannot be created (exists, no space, no permission).
+    public static let cannotCreateOutput = FailureKind(rawValue: "cannotCreateOutput")
+    /// Reading or writing failed part-way.
+    public static let ioFailure = FailureKind(rawValue: "ioFailure")
+    /// Another process holds the store.
+    public static let storeBusy = FailureKind(rawValue: "storeBusy")
+    /// A setting is wrong.
+    public static let badConfiguration = FailureKind(rawValue: "badConfiguration")
+
+    /// The kinds this version knows.
+    public static let known: [FailureKind] = [.usage, .badInput, .missingInput, .internalFailure, .cannotCreateOutput,
+                                             .ioFailure, .storeBusy, .badConfiguration]
 }

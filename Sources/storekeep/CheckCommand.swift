@@ -27,13 +27,8 @@ struct CheckCommand: StorekeepCommand {
     @Option(help: "The version of --model (default: its current version).")
     var modelVersion: String?
 
-    /// SQLite's quick_check, external files checked for presence (the default).
-    @Flag(help: "SQLite's quick_check; external files checked for presence only (default).")
-    var quick = false
-
-    /// SQLite's integrity_check, every external file hashed.
-    @Flag(help: "SQLite's integrity_check (every index entry); every external file hashed.")
-    var full = false
+    /// How deep to read: `--quick` (the default) or `--full`.
+    @Flag var depthFlag: CheckDepthFlag = .quick
 
     /// Stores checked at the same time.
     @Option(help: "Stores checked at the same time.")
@@ -49,7 +44,6 @@ struct CheckCommand: StorekeepCommand {
     /// Rejects contradictory or impossible options (exit 64).
     func validate() throws {
         guard !stores.isEmpty else { throw ValidationError("Give at least one store to check.") }
-        guard !(quick && full) else { throw ValidationError("--quick and --full cannot be used together.") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256.") }
         guard maxFindings >= 0 else { throw ValidationError("--max-findings must be 0 or more.") }
         guard model != nil || modelVersion == nil else { throw ValidationError("--model-version needs --model.") }
@@ -57,7 +51,7 @@ struct CheckCommand: StorekeepCommand {
 
     /// Checks the stores, prints the reports, and exits with the worst status.
     func run(context: CommandContext) throws {
-        let depth: CheckDepth = full ? .full : .quick
+        let depth = depthFlag.depth
         var options = CheckOptions(depth: depth, findingLimit: maxFindings == 0 ? nil : maxFindings)
         let reports: [StoreCheckReport]
         do {

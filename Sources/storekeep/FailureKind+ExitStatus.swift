@@ -3,7 +3,8 @@ import ObjectModel
 extension FailureKind {
     /// The documented exit status for this kind of failure (sysexits-style; see docs/exit-codes.md).
     ///
-    /// This is the one place where a failure kind becomes a number.
+    /// This is the one place where a failure kind becomes a number. A kind this version of the
+    /// CLI does not know (a library newer than the CLI) is a software error, 70.
     var exitStatus: Int32 {
         switch self {
         case .usage: 64
@@ -14,6 +15,7 @@ extension FailureKind {
         case .ioFailure: 74
         case .storeBusy: 75
         case .badConfiguration: 78
+        default: 70
         }
     }
 }

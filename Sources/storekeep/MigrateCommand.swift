@@ -64,8 +64,8 @@ struct MigrateCommand: StorekeepCommand {
     var dryRun = false
 
     /// What to do with a record that cannot be written.
-    @Option(help: "What to do with a record that cannot be written: stop or skip.")
-    var onError: String = "stop"
+    @Option(help: "What to do with a record that cannot be written: stop (the target stays resumable) or skip (reported, and the run goes on).")
+    var onError: OnErrorOption = .stop
 
     /// The content name of a new target.
     @Option(help: "The content name of a new target (default: the model's name).")
@@ -81,62 +81,23 @@ struct MigrateCommand: StorekeepCommand {
     /// Rejects option values that cannot work.
     func validate() throws {
         guard (batchSize ?? 1) >= 1 && (batchSize ?? 1) <= 1_000_000 else { throw ValidationError("--batch-size must be between 1 and 1000000.") }
-        guard MigrationOptions.OnError(rawValue: onError) != nil else { throw ValidationError("--on-error must be stop or skip.") }
         guard targetVersion == nil || model != nil else { throw ValidationError("--target-version needs --model.") }
         guard stepsFolder == nil || model != nil else { throw ValidationError("--steps needs --model.") }
     }
 
     /// Recognises the source, then plans or runs the migration.
     func run(context: CommandContext) throws {
-        let kind = try SourceKind.detect(path: source)
-        context.logger.debug("source recognised", metadata: ["kind": "\(kind.description)"])
-        let migrationSource: any MigrationSource
-        var defaultContentName: String?
-        switch kind {
-        case .binaryPropertyList, .xmlPropertyList:
-            guard let mapping else {
-                throw CommandUsageError("\(source) is \(kind.description); a property list needs --mapping FILE",
-                                        hint: "write a mapping for it (docs/mapping.md), starting from `storekeep inspect \(source)`")
-            }
-            migrationSource = try PropertyListMappingSource(plist: source, mapping: MappingFileReader.read(path: mapping), model: model)
-        case .coreDataStore:
-            if let model {
-                migrationSource = try CoreDataMigrationSource(path: source, bundlePath: model, versionOverride: modelVersion,
-                                                              targetVersion: targetVersion, stepsFolder: stepsFolder)
-            } else {
-                guard modelVersion == nil else {
-                    throw CommandExit(status: 64, message: "storekeep: error: --model-version needs --model (the app's .xcdatamodeld bundle)")
-                }
-                migrationSource = try CoreDataMigrationSource(path: source, managedModel: nil)
-            }
-        case .storekeepStore:
-            guard let model else {
-                throw CommandUsageError("\(source) is \(kind.description); migrating it needs --model BUNDLE",
-                                        hint: "give the .xcdatamodeld holding its version and the target version (docs/steps.md)")
-            }
-            guard mapping == nil else {
-                throw CommandUsageError("\(source) is \(kind.description); --mapping is for property lists",
-                                        hint: "leave --mapping out: a store's steps are inferred or read from step files (docs/steps.md)")
-            }
-            if let modelVersion, let targetVersion, modelVersion != targetVersion {
-                throw CommandExit(status: 64, message: "storekeep: error: for a storekeep store --model-version names the target version; --target-version names another (\(targetVersion)): give one of them")
-            }
-            let storeSource = try StoreMigrationSource(path: source, model: model, modelVersion: targetVersion ?? modelVersion,
-                                                       stepsFolder: stepsFolder)
-            defaultContentName = storeSource.contentName
-            migrationSource = storeSource
-        case .unknown(let words):
-            throw MaintenanceError(path: source, problem: "is not a source storekeep can migrate: it looks like \(words)",
-                                   hint: "give a property list (with --mapping) or an Apple Core Data store", failureKind: .badInput)
-        }
-        var options = MigrationOptions(onError: MigrationOptions.OnError(rawValue: onError) ?? .stop,
-                                       contentName: contentName ?? defaultContentName, peerID: peerID)
+        let opened = try MigrationSourceRequest(source: source, mapping: mapping, model: model, modelVersion: modelVersion,
+                                                targetVersion: targetVersion, stepsFolder: stepsFolder).open()
+        context.logger.debug("source recognised", metadata: ["kind": "\(opened.kind.description)"])
+        var options = MigrationOptions(onError: onError.policy,
+                                       contentName: contentName ?? opened.defaultContentName, peerID: peerID)
         if let batchSize {
             options.batchSize = batchSize
             options.copyBatchSize = batchSize
         }
         options.refusesDroppedData = refuseDroppedData
-        let migrator = Migrator(source: migrationSource, target: target, options: options)
+        let migrator = Migrator(source: opened.source, target: target, options: options)
         if dryRun {
             let plan = try migrator.plan()
             MigrationText.warnAboutDroppedData(plan.droppedData)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The cases of the rows of `sync`, `apply`, `rekey`, `archive` and `peers` in docs/exit-codes.md.
 extension ExitCodeCase {
@@ -75,6 +76,10 @@ extension ExitCodeCase {
             let archive = try w.archive(in: container)
             let target = try w.container("restored")
             try w.succeed(["archive", "restore", archive, "--container", target])
+            // A file as archived is kept; one with other content is in the way.
+            let enumerator = FileManager.default.enumerator(atPath: target)
+            let log = try #require((enumerator?.allObjects as? [String])?.first { $0.hasSuffix(".sklog") })
+            try Data("other content".utf8).write(to: URL(fileURLWithPath: "\(target)/\(log)"))
             return .init(arguments: ["archive", "restore", archive, "--container", target], names: [target, "--force"])
         },
         .init("busy.lock-timeout") { w in
