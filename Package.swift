@@ -4,7 +4,8 @@ import PackageDescription
 /// storekeep: an admin utility, and the libraries under it, for synced object stores.
 ///
 /// Layers (dependencies point downward only, see docs/architecture in README):
-/// `storekeep` (CLI) → `StoreMaintenance` → `SyncStore`, `LegacyFormats` → `ObjectModel`.
+/// `storekeep` (CLI) → `StoreMaintenance` → `SyncStore`, `SyncContainer`, `LegacyFormats` → `XcodeModel` → `ObjectModel`.
+/// An app embeds `SyncStore` with `XcodeModel` (its `.xcdatamodeld`); the rest serves the operator.
 /// Release builds skip Swift's run-time exclusivity checks in the libraries with hot loops (a plist
 /// reader's page cache, the batch writer): they cost about 6% of a migration's CPU. Debug builds,
 /// which run the tests, keep them.
@@ -16,6 +17,7 @@ let package = Package(
     products: [
         .executable(name: "storekeep", targets: ["storekeep"]),
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
+        .library(name: "XcodeModel", targets: ["XcodeModel"]),
         .library(name: "LegacyFormats", targets: ["LegacyFormats"]),
         .library(name: "SyncStore", targets: ["SyncStore"]),
         .library(name: "SyncContainer", targets: ["SyncContainer"]),
@@ -34,9 +36,10 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "CSystemCalls", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "ObjectModel", dependencies: ["CLibCrypto"]),
+        .target(name: "XcodeModel", dependencies: ["ObjectModel"]),
         .target(
             name: "LegacyFormats",
-            dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectModel", "XcodeModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: releaseHotPathSettings),
         .target(
             name: "SyncStore",
@@ -49,7 +52,7 @@ let package = Package(
         .target(
             name: "StoreMaintenance",
             dependencies: [
-                "ObjectModel", "LegacyFormats", "SyncStore", "SyncContainer", "CArchive",
+                "ObjectModel", "XcodeModel", "LegacyFormats", "SyncStore", "SyncContainer", "CArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -58,28 +61,28 @@ let package = Package(
         .executableTarget(
             name: "storekeep",
             dependencies: [
-                "StoreMaintenance", "ObjectModel", "LegacyFormats", "SyncStore",
+                "StoreMaintenance", "ObjectModel", "XcodeModel", "LegacyFormats", "SyncStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "speechtimer-example",
-            dependencies: ["StoreMaintenance", "SyncStore", "ObjectModel"],
+            dependencies: ["XcodeModel", "SyncStore", "ObjectModel"],
             path: "Examples/SpeechTimerExample"),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel"]),
         .testTarget(
             name: "LegacyFormatsTests",
-            dependencies: ["LegacyFormats", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["LegacyFormats", "XcodeModel", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "SyncStoreTests",
             dependencies: ["SyncStore", "ObjectModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "StoreMaintenanceTests",
-            dependencies: ["StoreMaintenance", "SyncStore", "SyncContainer", "ObjectModel", "LegacyFormats", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["StoreMaintenance", "SyncStore", "SyncContainer", "ObjectModel", "XcodeModel", "LegacyFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "storekeepTests",
             dependencies: [
-                "storekeep", "ObjectModel", "SyncStore", "StoreMaintenance", .product(name: "GRDB", package: "GRDB.swift"),
+                "storekeep", "ObjectModel", "XcodeModel", "SyncStore", "StoreMaintenance", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

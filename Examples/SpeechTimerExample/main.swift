@@ -5,8 +5,8 @@
 //   speechtimer-example STORE MODEL
 import Foundation
 import ObjectModel
-import StoreMaintenance
 import SyncStore
+import XcodeModel
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
@@ -15,7 +15,7 @@ guard arguments.count == 3 else {
 }
 
 do {
-    let model = try ModelLoader.load(path: arguments[2], version: nil)
+    let model = try XcodeModelReader().readModel(at: URL(fileURLWithPath: arguments[2])).current
     let store = try SyncStore.open(at: arguments[1], expecting: model)
     let builtIn: [(String, Double, Double, Double)] = [
         ("Table Topics", 60, 90, 120), ("Icebreaker", 240, 300, 360),

@@ -1,4 +1,5 @@
 import LegacyFormats
+import XcodeModel
 import ObjectModel
 
 /// What `storekeep model show` reports about one model version: entities with their properties,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LegacyFormats
+import XcodeModel
 import StoreMaintenance
 import SyncStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import XcodeModel
 import GRDB
 @testable import LegacyFormats
 import ObjectModel

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LegacyFormats
+import XcodeModel
 import ObjectModel
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyFormats
+import XcodeModel
 import Testing
 
 /// Xcode mapping models (`.xcmappingmodel`) read by ``XcodeMappingReader``: every one of the corpus,

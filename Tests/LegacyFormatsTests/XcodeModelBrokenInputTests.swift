@@ -1,4 +1,5 @@
 import Foundation
+import XcodeModel
 @testable import LegacyFormats
 import ObjectModel
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyFormats
+import XcodeModel
 import ObjectModel
 import StoreMaintenance
 import Testing

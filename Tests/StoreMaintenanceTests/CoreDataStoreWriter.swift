@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LegacyFormats
+import XcodeModel
 import ObjectModel
 
 /// Writes a SQLite store laid out the way Core Data lays one out for a model version, with that

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import XcodeModel
 
 /// Finds which version of a model bundle a Core Data store was made with, the way Core Data does
 /// first: by its entity version hashes; then by the model the store keeps in `Z_MODELCACHE`; then by

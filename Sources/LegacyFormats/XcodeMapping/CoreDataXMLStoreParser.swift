@@ -1,4 +1,5 @@
 import Foundation
+import XcodeModel
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

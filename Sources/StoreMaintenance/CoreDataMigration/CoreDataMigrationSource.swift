@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import LegacyFormats
+import XcodeModel
 import ObjectModel
 import SyncStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import XcodeModel
 import ObjectModel
 import SyncStore
 

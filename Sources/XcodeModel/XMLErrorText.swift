@@ -6,9 +6,9 @@ import Foundation
 /// `XMLParser.ErrorCode` raw values are libxml2's codes); on Linux `XMLParser.ErrorCode` is an
 /// enumeration counted from 0 that does not match what the parser reports, and the error's own
 /// description is empty. So the words here are looked up by libxml2's number.
-enum XMLErrorText {
+package enum XMLErrorText {
     /// One phrase saying what is wrong, never a bare number.
-    static func reason(of error: Error) -> String {
+    package static func reason(of error: Error) -> String {
         let nsError = error as NSError
         if let known = words(forCode: nsError.code) { return known }
         let text = nsError.localizedDescription.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -17,7 +17,7 @@ enum XMLErrorText {
     }
 
     /// Words for libxml2's error `code`, or `nil` for a code without them.
-    static func words(forCode code: Int) -> String? {
+    package static func words(forCode code: Int) -> String? {
         switch code {
         case 1, 2: return "the XML parser failed (out of memory or an internal error)"
         case 3, 4: return "the file does not start with an XML element ('<' expected)"
