@@ -6,10 +6,9 @@ import PackageDescription
 /// Layers (dependencies point downward only, see docs/architecture in README):
 /// `storekeep` (CLI) → `StoreMaintenance` → `SyncStore`, `SyncContainer`, `LegacyFormats` → `XcodeModel` → `ObjectModel`.
 /// An app embeds `SyncStore` with `XcodeModel` (its `.xcdatamodeld`); the rest serves the operator.
-/// Release builds skip Swift's run-time exclusivity checks in the libraries with hot loops (a plist
-/// reader's page cache, the batch writer): they cost about 6% of a migration's CPU. Debug builds,
-/// which run the tests, keep them.
-let releaseHotPathSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+/// No unsafe flags: SwiftPM refuses a package that has them as a versioned dependency. The hot
+/// classes (a plist reader's page cache, the batch and import writers) mark their stored
+/// properties `@exclusivity(unchecked)` instead, which keeps the migration's speed.
 
 let package = Package(
     name: "storekeep",
@@ -39,15 +38,13 @@ let package = Package(
         .target(name: "XcodeModel", dependencies: ["ObjectModel"]),
         .target(
             name: "LegacyFormats",
-            dependencies: ["ObjectModel", "XcodeModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: releaseHotPathSettings),
+            dependencies: ["ObjectModel", "XcodeModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "SyncStore",
             dependencies: [
                 "ObjectModel", "CLibCrypto", "CSystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            swiftSettings: releaseHotPathSettings),
+            ]),
         .target(name: "SyncContainer", dependencies: ["ObjectModel", "CZstd", "CArchive"]),
         .target(
             name: "StoreMaintenance",
@@ -56,8 +53,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: releaseHotPathSettings),
+            ]),
         .executableTarget(
             name: "storekeep",
             dependencies: [

@@ -23,8 +23,8 @@ import ObjectModel
 /// ```
 public final class BulkCopyDigester {
     private let line = RecordLineBuffer()
-    private var attribute = 0
-    private var toOne = 0
+    @exclusivity(unchecked) private var attribute = 0
+    @exclusivity(unchecked) private var toOne = 0
     /// The labels (` name=` of each attribute, then ` name->` of each to-one) back to back, with
     /// where each starts and the text marker of each attribute (`s`, `r` or `n`): memory of the
     /// digester's own, read for every value without retaining arrays.

@@ -10,29 +10,29 @@ final class ImportWriter {
     let db: Database
     let store: SyncStore
     /// The creation time written into every record (`_created`).
-    var now: Date
+    @exclusivity(unchecked) var now: Date
     /// Whether a value that does not fit its attribute's type is stored as given instead of refused:
     /// sync imports whatever another peer holds (`check` reports it), a migration refuses it.
-    var keepsValuesAsGiven = false
+    @exclusivity(unchecked) var keepsValuesAsGiven = false
     /// The insert statement of each entity written so far.
-    private var inserts: [String: RawStatement] = [:]
+    @exclusivity(unchecked) private var inserts: [String: RawStatement] = [:]
     /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
-    private var lastInsert: (plan: EntityPlan, statement: RawStatement)?
+    @exclusivity(unchecked) private var lastInsert: (plan: EntityPlan, statement: RawStatement)?
     /// How an encoded insert payload of each entity binds into its insert statement.
-    var encodedPlans: [String: EncodedInsertPlan] = [:]
+    @exclusivity(unchecked) var encodedPlans: [String: EncodedInsertPlan] = [:]
     /// The plan of the last record's entity: a batch is nearly always of one entity, and comparing
     /// the name with the last one is far cheaper than hashing it for the store's table of plans.
-    private var lastPlan: EntityPlan?
+    @exclusivity(unchecked) private var lastPlan: EntityPlan?
     /// The batch's history transaction and its runs, from ``beginHistory(author:)``.
-    private(set) var runs: InsertRunLedger?
+    @exclusivity(unchecked) private(set) var runs: InsertRunLedger?
     /// The run of each (entity, set of properties) seen, found by comparing the plan's identity
     /// and the property bits: a batch has a handful.
-    var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
+    @exclusivity(unchecked) var runOfMask: [(plan: EntityPlan, mask: UInt64, run: Int)] = []
     /// The run of records whose properties do not fit in bits (more than 64 properties).
-    private var propertiesCache = HistoryPropertiesCache()
+    @exclusivity(unchecked) private var propertiesCache = HistoryPropertiesCache()
     /// The references of the batch's blob files, written ahead of it (``BulkLoad/startWritingBlobFiles(of:)``),
     /// by ``PreparedBlobFiles/key(record:column:)``.
-    var preparedBlobs: [Int: String] = [:]
+    @exclusivity(unchecked) var preparedBlobs: [Int: String] = [:]
 
     init(db: Database, store: SyncStore, now: Date) {
         self.db = db

@@ -22,8 +22,8 @@ final class InsertRunLedger {
 
     /// The history transaction the runs belong to.
     let transaction: Int64
-    private var runs: [Run] = []
-    private var nextID: Int64
+    @exclusivity(unchecked) private var runs: [Run] = []
+    @exclusivity(unchecked) private var nextID: Int64
 
     /// Starts the ledger of `transaction`, taking run ids after the largest in `sk_insert_run`.
     init(db: Database, transaction: Int64, path: String) throws {

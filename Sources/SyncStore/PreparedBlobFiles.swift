@@ -17,8 +17,8 @@ public final class PreparedBlobFiles: @unchecked Sendable {
     public let recordCount: Int
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
-    private var written: Result<[Int: String], StoreError>?
-    private var durable = false
+    @exclusivity(unchecked) private var written: Result<[Int: String], StoreError>?
+    @exclusivity(unchecked) private var durable = false
 
     init(recordCount: Int) {
         self.recordCount = recordCount

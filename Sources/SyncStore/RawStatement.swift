@@ -22,10 +22,10 @@ final class RawStatement {
     /// The size of ``area``: a row of ordinary values fits; a larger value is copied by SQLite.
     static let areaCapacity = 16 << 10
     /// How much of ``area`` the current row uses.
-    private var areaUsed = 0
+    @exclusivity(unchecked) private var areaUsed = 0
     /// The first error a bind of the current row met (`SQLITE_TOOBIG` for a value over SQLite's
     /// limit): the row is then not written, and ``execute()`` or ``step()`` reports it.
-    private var bindFailure = SQLITE_OK
+    @exclusivity(unchecked) private var bindFailure = SQLITE_OK
 
     /// Prepares `sql` on `db`'s connection.
     init(_ sql: String, db: Database, path: String) throws {

@@ -10,10 +10,10 @@ import Foundation
 /// copies. Each thread uses its own buffer.
 public final class RecordLineBuffer {
     /// Room for the line: only the first ``count`` bytes are the line.
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// How many bytes of ``storage`` the line holds.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     /// The line so far (UTF-8, no newline), copied.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }

@@ -42,16 +42,16 @@ final class BinaryPlistReader {
     /// How many objects one operation may visit: files that share containers can expand far
     /// beyond their size (a crafted file could expand exponentially); real files stay well below.
     let visitBudget: Int
-    private var keyCache = ReferenceCache<String>(capacity: 4_096)
+    @exclusivity(unchecked) private var keyCache = ReferenceCache<String>(capacity: 4_096)
     /// Scalars that elements share (plistlib and CFBinaryPlist write an equal value once and refer
     /// to it from everywhere), decoded once: without it every element re-reads them from the far
     /// part of the file where they were first written.
-    var sharedScalars = ReferenceCache<PropertyListValue>(capacity: 8_192)
+    @exclusivity(unchecked) var sharedScalars = ReferenceCache<PropertyListValue>(capacity: 8_192)
     /// Shared single values a checking walk has already read (see ``sharedScalars``). The cache is
     /// direct-mapped, so a checking reader gives it many more places than a file has shared values
     /// (a million speeches share some 6,000 durations): with 8,192 places, collisions made
     /// ``PropertyListDocument/validate()`` read every page of the file almost four times.
-    var checkedScalars: ReferenceCache<Bool>
+    @exclusivity(unchecked) var checkedScalars: ReferenceCache<Bool>
 
     /// A reader of `file` caching `cachedPages` pages of 4 KiB and the shared values a checking
     /// walk has read in `checkedValueSlots` places.

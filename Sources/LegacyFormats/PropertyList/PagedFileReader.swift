@@ -12,22 +12,22 @@ final class PagedFileReader {
     /// log2 of ``pageSize`` (see ``locate(_:)``).
     private let pageShift: Int64
     let pageCount: Int
-    private var storage: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var storage: UnsafeMutableRawPointer
     /// Whether ``releaseMemory()`` gave the pages back (they are allocated again on the next read).
-    private var released = false
-    private var slotOfPage: PageSlotTable
-    private var pageOfSlot: [Int64]
-    private var lengthOfSlot: [Int]
-    private var referenced: [Bool]
-    private var hand = 0
+    @exclusivity(unchecked) private var released = false
+    @exclusivity(unchecked) private var slotOfPage: PageSlotTable
+    @exclusivity(unchecked) private var pageOfSlot: [Int64]
+    @exclusivity(unchecked) private var lengthOfSlot: [Int]
+    @exclusivity(unchecked) private var referenced: [Bool]
+    @exclusivity(unchecked) private var hand = 0
     /// The most recently used pages (a binary plist read alternates between its offset table and
     /// its objects), checked before the page table: page number, start, length.
-    private var recentPages: [Int64] = [-1, -1, -1, -1]
-    private var recentStarts: [UnsafeMutableRawPointer]
-    private var recentLengths: [Int] = [0, 0, 0, 0]
-    private var recentNext = 0
+    @exclusivity(unchecked) private var recentPages: [Int64] = [-1, -1, -1, -1]
+    @exclusivity(unchecked) private var recentStarts: [UnsafeMutableRawPointer]
+    @exclusivity(unchecked) private var recentLengths: [Int] = [0, 0, 0, 0]
+    @exclusivity(unchecked) private var recentNext = 0
     /// How many pages were read from the file (cache misses), for tests and measurements.
-    private(set) var pagesRead = 0
+    @exclusivity(unchecked) private(set) var pagesRead = 0
 
     /// A reader of `file` caching `pageCount` pages of `pageSize` bytes (a power of two).
     init(file: PlistFile, pageSize: Int = 1 << 12, pageCount: Int = 1 << 10) {

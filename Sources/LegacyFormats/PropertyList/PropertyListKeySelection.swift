@@ -7,7 +7,7 @@ public final class PropertyListKeySelection {
     private let slotOfKey: [String: Int]
     /// Binary files: key object reference → slot in ``keys``, or -1 for a key not selected (a
     /// file has a handful of distinct key objects, looked up once per element and key).
-    private var slotOfReference = ReferenceCache<Int>(capacity: 256)
+    @exclusivity(unchecked) private var slotOfReference = ReferenceCache<Int>(capacity: 256)
 
     /// Selects `keys` (a key listed twice gets the first slot).
     public init(keys: [String]) {

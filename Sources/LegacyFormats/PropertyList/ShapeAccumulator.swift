@@ -11,13 +11,13 @@ final class ShapeAccumulator {
     static let longKeyBytes = 256
     /// How many characters of a long key are kept.
     static let keptCharacters = 48
-    private var values = 0
-    private var types: [String: Int] = [:]
-    private var count = 0
-    private var hasCount = false
-    private var children: [String: ShapeAccumulator]?
-    private var foldedKeys = false
-    private var element: ShapeAccumulator?
+    @exclusivity(unchecked) private var values = 0
+    @exclusivity(unchecked) private var types: [String: Int] = [:]
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var hasCount = false
+    @exclusivity(unchecked) private var children: [String: ShapeAccumulator]?
+    @exclusivity(unchecked) private var foldedKeys = false
+    @exclusivity(unchecked) private var element: ShapeAccumulator?
     private let maxKeys: Int
     /// Shared by a root and every node under it.
     private let tally: Tally

@@ -15,12 +15,12 @@ final class XMLPlistScanner {
     private let file: PlistFile
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
-    private var nextReadOffset: Int64
-    private var position = 0
-    private var end = 0
-    private var atEndOfFile = false
-    private var lineBase = 1
-    private var lineMark = 0
+    @exclusivity(unchecked) private var nextReadOffset: Int64
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEndOfFile = false
+    @exclusivity(unchecked) private var lineBase = 1
+    @exclusivity(unchecked) private var lineMark = 0
 
     init(file: PlistFile, startOffset: Int64 = 0, capacity: Int = 1 << 16) {
         self.file = file

@@ -38,15 +38,15 @@ final class BatchCommitter: @unchecked Sendable {
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
     /// Batches handed over and not yet committed, oldest first (the first one is being written).
-    private var pending: [Batch] = []
-    private var failure: (any Error)?
-    private var closing = false
-    private var running = true
+    @exclusivity(unchecked) private var pending: [Batch] = []
+    @exclusivity(unchecked) private var failure: (any Error)?
+    @exclusivity(unchecked) private var closing = false
+    @exclusivity(unchecked) private var running = true
     /// The blob files started last: the store's blob queue writes them in order, so once these are
     /// durable no file of this committer's batches is still being written.
-    private var lastBlobFiles: PreparedBlobFiles?
+    @exclusivity(unchecked) private var lastBlobFiles: PreparedBlobFiles?
     /// The sum of the line digests of the records committed so far (committing thread only).
-    private var recordDigests = RecordDigestSum()
+    @exclusivity(unchecked) private var recordDigests = RecordDigestSum()
 
     /// Starts the committing thread.
     init(load: BulkLoad) {

@@ -8,7 +8,7 @@ import LegacyFormats
 final class PropertyListElementCounts: @unchecked Sendable {
     private let document: PropertyListDocument
     private let lock = NSLock()
-    private var counts: [String: Int?] = [:]
+    @exclusivity(unchecked) private var counts: [String: Int?] = [:]
 
     init(document: PropertyListDocument) {
         self.document = document

@@ -15,12 +15,12 @@ import Foundation
 /// ```
 public final class BaselineEncoder {
     /// The body written so far.
-    public private(set) var writer = WireWriter(capacity: 1 << 20)
-    private var names: [String: Int] = [:]
+    @exclusivity(unchecked) public private(set) var writer = WireWriter(capacity: 1 << 20)
+    @exclusivity(unchecked) private var names: [String: Int] = [:]
     /// What the body holds.
-    public private(set) var records = 0
-    public private(set) var memberships = 0
-    public private(set) var tombstones = 0
+    @exclusivity(unchecked) public private(set) var records = 0
+    @exclusivity(unchecked) public private(set) var memberships = 0
+    @exclusivity(unchecked) public private(set) var tombstones = 0
 
     /// An empty body.
     public init() {}

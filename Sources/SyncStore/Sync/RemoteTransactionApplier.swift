@@ -6,19 +6,19 @@ import ObjectModel
 final class RemoteTransactionApplier {
     let store: SyncStore
     let db: Database
-    private(set) var report = RemoteImportReport()
+    @exclusivity(unchecked) private(set) var report = RemoteImportReport()
     let writer: ImportWriter
     private let localPeer: String
     let clocks: ClockStore
-    private var watermarks: [String: Int64] = [:]
+    @exclusivity(unchecked) private var watermarks: [String: Int64] = [:]
     private let encoder: JSONEncoder
     /// Per entity table, the statement that finds a record's exact entity by global ID (C API:
     /// it runs once per imported change).
-    private var entityLookups: [String: RawStatement] = [:]
-    private var tombstoneLookup: RawStatement?
+    @exclusivity(unchecked) private var entityLookups: [String: RawStatement] = [:]
+    @exclusivity(unchecked) private var tombstoneLookup: RawStatement?
     /// Whether the store holds any tombstone: when it holds none and no delete was imported yet,
     /// no record can be deleted, and the lookup per change is skipped.
-    private var mayHaveTombstones = true
+    @exclusivity(unchecked) private var mayHaveTombstones = true
 
     init(store: SyncStore, db: Database) throws {
         self.store = store

@@ -16,17 +16,17 @@ import Foundation
 /// ``TransactionLogDecoder`` reads them back.
 public final class TransactionLogEncoder {
     /// The body written so far.
-    public private(set) var writer = WireWriter(capacity: 1 << 20)
-    private var names: [String: Int] = [:]
+    @exclusivity(unchecked) public private(set) var writer = WireWriter(capacity: 1 << 20)
+    @exclusivity(unchecked) private var names: [String: Int] = [:]
     /// The number of transactions written.
-    public private(set) var transactionCount = 0
+    @exclusivity(unchecked) public private(set) var transactionCount = 0
     /// The number of changes written.
-    public private(set) var changeCount = 0
+    @exclusivity(unchecked) public private(set) var changeCount = 0
     /// The first and last sequence numbers written.
-    public private(set) var firstSequence: Int64?
-    public private(set) var lastSequence: Int64?
+    @exclusivity(unchecked) public private(set) var firstSequence: Int64?
+    @exclusivity(unchecked) public private(set) var lastSequence: Int64?
     /// The largest clock reading written.
-    public private(set) var latestClock = HybridTimestamp.zero
+    @exclusivity(unchecked) public private(set) var latestClock = HybridTimestamp.zero
 
     /// An empty body.
     public init() {}
