@@ -2,6 +2,7 @@
 #   make demo   build and show storekeep working
 #   make test   build and run every test
 #   make bench  benchmarks against their references (slow: a million records; not part of test)
+#   make docs   DocC archives of the libraries an app embeds, in .build/docs
 
 SHELL := /usr/bin/env bash
 SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev libzstd-dev pkg-config
@@ -9,7 +10,7 @@ SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev libzstd-d
 BENCH_PACKAGES := libarchive-tools sqlite3 time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench clean
+.PHONY: all deps build test demo bench docs clean
 
 all: build
 
@@ -47,6 +48,10 @@ bench: deps
 	  $(SUDO) apt-get update && $(SUDO) apt-get install -y $$missing; \
 	fi
 	./Benchmarks/run.sh
+
+# DocC archives of ObjectModel, XcodeModel and SyncStore (with the "embed in an app" article).
+docs: deps
+	./scripts/build-docs.sh
 
 clean:
 	swift package clean
