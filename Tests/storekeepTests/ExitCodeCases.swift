@@ -86,6 +86,10 @@ extension ExitCodeCase {
             try Data(bytes).write(to: URL(fileURLWithPath: file))
             return .init(arguments: ["inspect", file], names: [file, "byte 10", "surrogate"])
         },
+        .init("input.plist-integer-out-of-range") { w in
+            let file = try w.write("big.xml", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>a</key>\n<integer>18446744073709551615</integer>\n</dict>\n</plist>\n")
+            return .init(arguments: ["inspect", file], names: ["\(file):5", "18446744073709551615", "64-bit range"])
+        },
         .init("input.unknown-source") { w in
             let file = try w.write("notes.txt", "just some words\n")
             return .init(arguments: ["inspect", file], names: [file, "looks like"])
