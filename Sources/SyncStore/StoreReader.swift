@@ -46,6 +46,7 @@ enum StoreReader {
                     syncEnabled: values["syncEnabled"] == "1",
                     createdAt: Date(timeIntervalSince1970: Double(values["createdAt"] ?? "") ?? 0),
                     seedConfiguration: values[SyncStore.seedConfigurationKey] ?? nil)
+                try Self.requirePathSafe(metadata, path: path)
                 guard let definition = try String.fetchOne(db, sql: "SELECT definition FROM sk_model LIMIT 1"),
                       let model = try? JSONDecoder().decode(ManagedModel.self, from: Data(definition.utf8)) else {
                     throw StoreError(.damaged, path: path, message: "has no readable model definition in sk_model",
@@ -59,6 +60,29 @@ enum StoreReader {
             }
         } catch {
             throw StoreError.wrapping(error, path: path, action: "read the store's metadata")
+        }
+    }
+
+    /// Throws ``StoreError`` `damaged` when a name the store keeps about itself could not be the
+    /// folder or file name storekeep makes of it: the content name and peer ID name folders of a
+    /// container, the model hash a namespace folder, a seed configuration a file beside the store.
+    /// A store written around storekeep could otherwise make `sync` write outside its container.
+    static func requirePathSafe(_ metadata: StoreMetadata, path: String) throws {
+        var wrong: [String] = []
+        for (key, value) in [("contentName", metadata.contentName), ("peerID", metadata.peerID)] where !SyncStore.isUsableName(value) {
+            wrong.append("\(key) is \(value.shownInMessage), not 1 to 200 ASCII letters, digits, '.', '_' or '-' not starting with '.'")
+        }
+        let hash = metadata.modelHash.utf8
+        if hash.count != 64 || !hash.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) {
+            wrong.append("modelHash is \(metadata.modelHash.shownInMessage), not 64 lowercase hex digits")
+        }
+        if let configuration = metadata.seedConfiguration,
+           let reason = configuration.unusableNameReason ?? configuration.unusableFileNamePartReason {
+            wrong.append("\(SyncStore.seedConfigurationKey) \(configuration.shownInMessage) \(reason)")
+        }
+        guard wrong.isEmpty else {
+            throw StoreError(.damaged, path: path, message: "sk_metadata: \(wrong.joined(separator: "; "))",
+                             hint: "the store was written around storekeep; restore it from a backup")
         }
     }
 
