@@ -173,6 +173,11 @@ extension ExitCodeCase {
             let mapping = try w.mapping(replacing: [("from: speeches\n", "from: speechez\n")])
             return .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", mapping], names: ["\(mapping):", "speechez"])
         },
+        .init("input.mapping-key-in-no-element") { w in
+            let mapping = try w.mapping(replacing: [("      title: title\n", "      title: titel\n")])
+            let line = try String(contentsOfFile: mapping, encoding: .utf8).components(separatedBy: "\n").firstIndex(of: "      title: titel").map { $0 + 1 } ?? 0
+            return .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", mapping], names: ["\(mapping):\(line):", "titel"])
+        },
         .init("input.mapping-model-version") { w in
             let mapping = try w.mapping(replacing: [("source:\n", "modelVersion: SpeechTimer 9\nsource:\n")])
             return .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", mapping], names: ["\(mapping):", "SpeechTimer 9"])
