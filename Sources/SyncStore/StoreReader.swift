@@ -64,24 +64,15 @@ enum StoreReader {
     }
 
     /// Throws ``StoreError`` `damaged` when a name the store keeps about itself could not be the
-    /// folder or file name storekeep makes of it: the content name and peer ID name folders of a
-    /// container, the model hash a namespace folder, a seed configuration a file beside the store.
-    /// A store written around storekeep could otherwise make `sync` write outside its container.
+    /// folder or file name storekeep makes of it (``SyncStore/unusableMetadataNames(_:)``): a store
+    /// written around storekeep could otherwise make `sync` write outside its container.
     static func requirePathSafe(_ metadata: StoreMetadata, path: String) throws {
-        var wrong: [String] = []
-        for (key, value) in [("contentName", metadata.contentName), ("peerID", metadata.peerID)] where !SyncStore.isUsableName(value) {
-            wrong.append("\(key) is \(value.shownInMessage), not 1 to 200 ASCII letters, digits, '.', '_' or '-' not starting with '.'")
-        }
-        let hash = metadata.modelHash.utf8
-        if hash.count != 64 || !hash.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) {
-            wrong.append("modelHash is \(metadata.modelHash.shownInMessage), not 64 lowercase hex digits")
-        }
-        if let configuration = metadata.seedConfiguration,
-           let reason = configuration.unusableNameReason ?? configuration.unusableFileNamePartReason {
-            wrong.append("\(SyncStore.seedConfigurationKey) \(configuration.shownInMessage) \(reason)")
-        }
+        let wrong = SyncStore.unusableMetadataNames([
+            "contentName": metadata.contentName, "peerID": metadata.peerID, "modelHash": metadata.modelHash,
+            SyncStore.seedConfigurationKey: metadata.seedConfiguration,
+        ].compactMapValues { $0 })
         guard wrong.isEmpty else {
-            throw StoreError(.damaged, path: path, message: "sk_metadata: \(wrong.joined(separator: "; "))",
+            throw StoreError(.damaged, path: path, message: "sk_metadata: \(wrong.map(\.problem).joined(separator: "; "))",
                              hint: "the store was written around storekeep; restore it from a backup")
         }
     }

@@ -81,6 +81,13 @@ extension HostileNameTests {
         for word in [store, "sk_metadata", damage.key, damage.value] { #expect(sync.stderr.contains(word), "\(word): \(sync)") }
         let info = try StorekeepProcess.run(["info", store])
         #expect(info.status == 65, "\(info)")
+        // check says where: a damaged value of sk_metadata (a wrong model hash: the model check's finding).
+        let check = try StorekeepProcess.run(["check", store, "--json"])
+        #expect(check.status == 2, "\(check)")
+        let findings = (try check.jsonObject()["stores"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []
+        let expected = damage.key == "modelHash" ? "metadata.modelInconsistent" : "store.damagedValue"
+        #expect(findings.contains { $0["code"] as? String == expected && (expected != "store.damagedValue" || $0["property"] as? String == damage.key) },
+                "\(check)")
         // Nothing was written outside the container, nor in it.
         let everything = FileManager.default.enumerator(atPath: w.directory.url.path)?.compactMap { $0 as? String } ?? []
         #expect(!everything.contains { $0.contains("escape") }, "\(everything)")
