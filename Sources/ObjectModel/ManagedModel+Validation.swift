@@ -9,7 +9,8 @@ extension ManagedModel {
     /// property it is about. An empty array means the model is usable.
     ///
     /// Checked: names that are empty or hold a NUL character (SQLite cannot keep one: see
-    /// ``Swift/String/unusableNameReason``), duplicate entity names, unknown or cyclic parents,
+    /// ``Swift/String/unusableNameReason``), configuration names holding `/` or `..` (a seed
+    /// configuration's name is part of its seed store's file name), duplicate entity names, unknown or cyclic parents,
     /// properties declared twice in one inheritance chain, relationships to unknown entities,
     /// inverses that do not exist, composite attributes naming an unknown composite, and
     /// configurations listing an entity the model does not have.
@@ -70,7 +71,8 @@ extension ManagedModel {
     }
 
     /// Names a store cannot hold: empty, or holding a NUL character, which SQLite cannot keep in a
-    /// name (part of ``problems()``).
+    /// name; and configuration names holding `/` or `..`, which would put a seed store outside the
+    /// store's folder (part of ``problems()``).
     public func nameProblems() -> [ModelProblem] {
         var problems: [ModelProblem] = []
         for entity in entities {
@@ -86,7 +88,7 @@ extension ManagedModel {
             }
         }
         for configuration in configurations {
-            if let reason = configuration.name.unusableNameReason {
+            if let reason = configuration.name.unusableNameReason ?? configuration.name.unusableFileNamePartReason {
                 problems.append(ModelProblem(configuration: configuration.name, description: "the name of configuration \(configuration.name.shownInMessage) \(reason)"))
             }
         }

@@ -40,4 +40,13 @@ extension String {
         if unicodeScalars.contains("\u{0}") { return "holds a NUL character (U+0000), which SQLite cannot keep in a name" }
         return nil
     }
+
+    /// Why the receiver cannot be part of a file name beside a store (a seed configuration's
+    /// store is `<store>.seed-<configuration>`), or `nil` when it can: a `/` would put the file in
+    /// another folder, outside the store's own, and `..` names the folder above.
+    package var unusableFileNamePartReason: String? {
+        if contains("/") { return "holds a '/', and a configuration's name becomes part of a file name beside the store (its seed store)" }
+        if contains("..") { return "holds '..', and a configuration's name becomes part of a file name beside the store (its seed store)" }
+        return nil
+    }
 }

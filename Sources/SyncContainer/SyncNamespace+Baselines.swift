@@ -54,7 +54,11 @@ extension SyncNamespace {
     public func redirect() throws -> Redirect? {
         let path = redirectPath
         guard let data = try storage.read(path) else { return nil }
-        guard let redirect = try? JSONDecoder().decode(Redirect.self, from: data), redirect.from == contentName else {
+        // Its names become folder and file names: a content name, a model hash and a baseline
+        // file name, each of its own rule, so that no redirect leads a read outside the container.
+        guard let redirect = try? JSONDecoder().decode(Redirect.self, from: data), redirect.from == contentName,
+              Self.isValidName(redirect.to), Self.isModelHash(redirect.modelHash),
+              !redirect.baseline.contains("/"), !redirect.baseline.hasPrefix("."), redirect.baseline.hasSuffix(".skbase") else {
             throw ContainerError(.damagedManifest, path: path, message: "is not a readable redirect of content name \(contentName)",
                                  hint: "restore it from a backup of the container, or remove it if no rekey happened")
         }

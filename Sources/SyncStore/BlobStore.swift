@@ -121,9 +121,25 @@ struct BlobStore: Sendable {
         _ = close(descriptor)
     }
 
-    /// Reads the blob with digest `hex`.
+    /// Reads the blob with digest `hex` (64 lowercase hex digits).
+    ///
+    /// Only a regular file in real folders is read: a digest that is not one, a symbolic link
+    /// (the file's or its folder's) or a special file is refused, so that a reference or a link
+    /// written around storekeep cannot make it read outside the store's folder.
     func read(digest hex: String) throws -> Data {
-        try Data(contentsOf: fileURL(forDigest: hex))
+        guard Self.digest(inReference: Self.referencePrefix + hex) != nil else {
+            throw POSIXError(.EINVAL)
+        }
+        let file = fileURL(forDigest: hex)
+        for folder in [directory.path, file.deletingLastPathComponent().path] where BlobFolderEntryKind(at: folder) != .folder {
+            throw POSIXError(BlobFolderEntryKind(at: folder) == nil ? .ENOENT : .ELOOP)
+        }
+        let descriptor = open(file.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var facts = stat()
+        guard fstat(descriptor, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG else { throw POSIXError(.EINVAL) }
+        return try handle.readToEnd() ?? Data()
     }
 
     /// fsyncs a directory so that a rename inside it is durable.

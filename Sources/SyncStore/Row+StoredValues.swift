@@ -9,7 +9,7 @@ extension Row {
     /// ones, on a text where a number was expected); a store written around storekeep may hold
     /// anything, so everything read from a store goes through here or ``required(_:as:table:row:store:)``.
     func stored<T: DatabaseValueConvertible>(_ column: String, as type: T.Type = T.self) -> T? {
-        (self[column] as (any DatabaseValueConvertible)?).flatMap { T.fromDatabaseValue($0.databaseValue) }
+        (self[column] as (any DatabaseValueConvertible)?).flatMap { Self.exactly($0.databaseValue, as: T.self) }
     }
 
     /// The value of `column` as it is stored (NULL when the column is missing).
@@ -19,7 +19,7 @@ extension Row {
 
     /// The value at `index` as `T`, or `nil` when it is NULL or of another kind (see ``stored(_:as:)``).
     func stored<T: DatabaseValueConvertible>(at index: Int, as type: T.Type = T.self) -> T? {
-        (self[index] as (any DatabaseValueConvertible)?).flatMap { T.fromDatabaseValue($0.databaseValue) }
+        (self[index] as (any DatabaseValueConvertible)?).flatMap { Self.exactly($0.databaseValue, as: T.self) }
     }
 
     /// The value of `column` as `T`.
@@ -46,7 +46,7 @@ extension Row {
                                                store: String) throws -> T? {
         let value = self[column] as (any DatabaseValueConvertible)?
         guard let value, !value.databaseValue.isNull else { return nil }
-        if let converted = T.fromDatabaseValue(value.databaseValue) { return converted }
+        if let converted = Self.exactly(value.databaseValue, as: T.self) { return converted }
         throw Self.damagedValue(value, as: T.self, table: table, column: column, row: row(), store: store)
     }
 
@@ -55,10 +55,20 @@ extension Row {
                                                store: String) throws -> T? {
         let value = self[index] as (any DatabaseValueConvertible)?
         guard let value, !value.databaseValue.isNull else { return nil }
-        if let converted = T.fromDatabaseValue(value.databaseValue) { return converted }
+        if let converted = Self.exactly(value.databaseValue, as: T.self) { return converted }
         let names = Array(columnNames)
         throw Self.damagedValue(value, as: T.self, table: table, column: names.indices.contains(index) ? names[index] : "column \(index + 1)",
                                 row: row(), store: store)
+    }
+
+    /// `value` as `T`, or `nil` when it is of another kind: GRDB reads the real 1.5 as the
+    /// integer 1, so a real is an integer's value only when it is a whole number.
+    static func exactly<T: DatabaseValueConvertible>(_ value: DatabaseValue, as type: T.Type) -> T? {
+        if case .double(let number) = value.storage, T.self is any BinaryInteger.Type {
+            guard let whole = Int64(exactly: number) else { return nil }
+            return T.fromDatabaseValue(whole.databaseValue)
+        }
+        return T.fromDatabaseValue(value)
     }
 
     /// The error for a value a store holds that is not of the kind storekeep writes there.

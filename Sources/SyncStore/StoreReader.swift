@@ -46,6 +46,7 @@ enum StoreReader {
                     syncEnabled: values["syncEnabled"] == "1",
                     createdAt: Date(timeIntervalSince1970: Double(values["createdAt"] ?? "") ?? 0),
                     seedConfiguration: values[SyncStore.seedConfigurationKey] ?? nil)
+                try Self.requirePathSafe(metadata, path: path)
                 guard let definition = try String.fetchOne(db, sql: "SELECT definition FROM sk_model LIMIT 1"),
                       let model = try? JSONDecoder().decode(ManagedModel.self, from: Data(definition.utf8)) else {
                     throw StoreError(.damaged, path: path, message: "has no readable model definition in sk_model",
@@ -59,6 +60,20 @@ enum StoreReader {
             }
         } catch {
             throw StoreError.wrapping(error, path: path, action: "read the store's metadata")
+        }
+    }
+
+    /// Throws ``StoreError`` `damaged` when a name the store keeps about itself could not be the
+    /// folder or file name storekeep makes of it (``SyncStore/unusableMetadataNames(_:)``): a store
+    /// written around storekeep could otherwise make `sync` write outside its container.
+    static func requirePathSafe(_ metadata: StoreMetadata, path: String) throws {
+        let wrong = SyncStore.unusableMetadataNames([
+            "contentName": metadata.contentName, "peerID": metadata.peerID, "modelHash": metadata.modelHash,
+            SyncStore.seedConfigurationKey: metadata.seedConfiguration,
+        ].compactMapValues { $0 })
+        guard wrong.isEmpty else {
+            throw StoreError(.damaged, path: path, message: "sk_metadata: \(wrong.map(\.problem).joined(separator: "; "))",
+                             hint: "the store was written around storekeep; restore it from a backup")
         }
     }
 

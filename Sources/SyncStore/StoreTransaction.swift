@@ -120,7 +120,7 @@ public final class StoreTransaction {
         guard !tables.isEmpty,
               let row = try Row.fetchOne(db.cachedStatement(sql: locateSQL), arguments: [id.rawValue]) else { return nil }
         let stored = row[1] as DatabaseValue
-        guard let index = row[0] as Int?, tables.indices.contains(index) else { return nil }
+        guard let index = row.stored(at: 0, as: Int.self), tables.indices.contains(index) else { return nil }
         let table = tables[index]
         let name = String.fromDatabaseValue(stored)
         guard let name, layout.tableOfEntity[name] == table, model.entity(named: name) != nil else {

@@ -11,12 +11,24 @@ extension SyncStore {
     /// when the files are copied. Blob files are hard-linked where the file system allows (they are
     /// never changed in place), copied otherwise.
     ///
-    /// - Parameter path: the copy's store file; neither it nor its `.blobs` folder may exist.
+    /// Only regular files and real folders of the blob folder are copied: a symbolic link (or a
+    /// device, a socket…) is never followed, since it could lead out of the store's folder; each
+    /// such entry is left out and handed to `leftOut`.
+    ///
+    /// ```swift
+    /// var leftOut: [String] = []
+    /// let files = try store.backup(to: "shop.store.backup") { leftOut.append($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: the copy's store file; neither it nor its `.blobs` folder may exist.
+    ///   - leftOut: called with the path of each entry of the blob folder that is not copied, and why.
     /// - Returns: how many blob files the copy holds.
     /// - Throws: ``StoreError`` (`cannotCreate` when the destination exists, `io`, a full disk
-    ///   included). A copy that fails part-way is removed: only whole backups are left.
+    ///   included; `damaged` when the blob folder itself is a symbolic link). A copy that fails
+    ///   part-way is removed: only whole backups are left.
     @discardableResult
-    public func backup(to path: String) throws -> Int {
+    public func backup(to path: String, leftOut: (String) -> Void = { _ in }) throws -> Int {
         let fileManager = FileManager.default
         let copyBlobs = BlobStore(storePath: path).directory
         guard !fileManager.fileExists(atPath: path), !fileManager.fileExists(atPath: copyBlobs.path) else {
@@ -33,7 +45,11 @@ extension SyncStore {
         }
         var copied = 0
         do {
-            copied = try copyBlobFiles(to: copyBlobs)
+            copied = try copyBlobFiles(to: copyBlobs, leftOut: leftOut)
+        } catch let error as StoreError {
+            for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
+            try? fileManager.removeItem(at: copyBlobs)
+            throw error
         } catch {
             // Both were made by this call (neither existed before it).
             for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
@@ -46,21 +62,36 @@ extension SyncStore {
         return copied
     }
 
-    /// Hard-links (or copies) every blob file into `destination`, keeping the two-level layout.
-    private func copyBlobFiles(to destination: URL) throws -> Int {
+    /// Hard-links (or copies) every regular file of the blob folder into `destination`, keeping
+    /// the two-level layout. Entries are told apart by `lstat`: links are not followed.
+    private func copyBlobFiles(to destination: URL, leftOut: (String) -> Void) throws -> Int {
         let fileManager = FileManager.default
         let source = blobs.directory
-        guard fileManager.fileExists(atPath: source.path) else { return 0 }
+        switch BlobFolderEntryKind(at: source.path) {
+        case nil: return 0
+        case .folder: break
+        case .link, .file, .other:
+            throw StoreError(.damaged, path: path, message: "the blob folder \(source.path) is not a folder but \(BlobFolderEntryKind(at: source.path)?.description ?? "missing"); storekeep does not follow links out of the store's folder",
+                             hint: "move the external binary files into a real folder named \(source.lastPathComponent) beside the store")
+        }
         try fileManager.createDirectory(at: destination, withIntermediateDirectories: true)
         var count = 0
         for folder in try fileManager.contentsOfDirectory(atPath: source.path).sorted() {
             let from = source.appendingPathComponent(folder)
-            var isFolder: ObjCBool = false
-            guard fileManager.fileExists(atPath: from.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            let kind = BlobFolderEntryKind(at: from.path)
+            guard kind == .folder else {
+                if kind != .file { leftOut("\(from.path): \(kind?.description ?? "gone"), not copied (never followed)") }
+                continue
+            }
             let to = destination.appendingPathComponent(folder)
             try fileManager.createDirectory(at: to, withIntermediateDirectories: true)
             for name in try fileManager.contentsOfDirectory(atPath: from.path).sorted() where !name.hasPrefix(".") {
                 let file = from.appendingPathComponent(name).path
+                let fileKind = BlobFolderEntryKind(at: file)
+                guard fileKind == .file else {
+                    leftOut("\(file): \(fileKind?.description ?? "gone"), not copied (never followed)")
+                    continue
+                }
                 let copy = to.appendingPathComponent(name).path
                 if link(file, copy) != 0 {
                     try fileManager.copyItem(atPath: file, toPath: copy)

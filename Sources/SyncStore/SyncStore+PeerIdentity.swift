@@ -28,10 +28,15 @@ extension SyncStore {
             for row in try Row.fetchAll(db, sql: """
                 SELECT seq, hlc, timestamp, author FROM sk_transaction WHERE peer = ? AND seq BETWEEN ? AND ?
                 """, arguments: [metadata.peerID, first, last]) {
-                guard let sequence: Int64 = row[0] else { continue }
-                let date: Double = row[2] ?? 0
-                let clock = (row[1] as Int64?).map(HybridTimestamp.init(rawValue:)) ?? HybridTimestamp(date: Date(timeIntervalSince1970: date))
-                result[sequence] = TransactionStamp(clock: clock, date: date, author: row[3] ?? "")
+                // Whatever a store file holds is read as a stored value: a text or a real where
+                // storekeep writes an integer is a `damaged` error naming it, never a crash.
+                let place = { "the transaction of peer \(self.metadata.peerID) numbered \(row[0] as DatabaseValue)" }
+                guard let sequence = try row.optional(at: 0, as: Int64.self, table: "sk_transaction", row: place(), store: path) else { continue }
+                let date = try row.optional(at: 2, as: Double.self, table: "sk_transaction", row: place(), store: path) ?? 0
+                let clock = try row.optional(at: 1, as: Int64.self, table: "sk_transaction", row: place(), store: path)
+                    .map(HybridTimestamp.init(rawValue:)) ?? HybridTimestamp(date: Date(timeIntervalSince1970: date))
+                let author = try row.optional(at: 3, as: String.self, table: "sk_transaction", row: place(), store: path) ?? ""
+                result[sequence] = TransactionStamp(clock: clock, date: date, author: author)
             }
             return result
         }
@@ -60,12 +65,17 @@ extension SyncStore {
                     throw StoreError(.invalidRequest, path: path, message: "peer ID \(newPeerID) is already known to this store",
                                      hint: "choose a peer ID no device of this content name has used")
                 }
-                let issued = try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [old]) ?? 0
-                let held = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [old]) ?? 0
-                let boundary = try Row.fetchOne(db, sql: "SELECT hlc, timestamp FROM sk_transaction WHERE peer = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+                // Read as stored values: GRDB's `Int64.fetchOne` would read a text as 0.
+                let issued = try db.storedValue(Int64.self, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [old],
+                                                table: "sk_peer", row: "peer \(old)", store: path) ?? 0
+                let held = try db.storedValue(Int64.self, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [old],
+                                              table: "sk_transaction", row: "the transactions of peer \(old)", store: path) ?? 0
+                let boundary = try Row.fetchOne(db, sql: "SELECT hlc, timestamp, seq FROM sk_transaction WHERE peer = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
                                                 arguments: [old, shared])
-                let sharedClock = (boundary?[0] as Int64?)
-                    ?? (boundary?[1] as Double?).map { HybridTimestamp(date: Date(timeIntervalSince1970: $0)).rawValue } ?? 0
+                let place = { "the transaction of peer \(old) numbered \(boundary?[2] as DatabaseValue? ?? .null)" }
+                let sharedClock = try boundary?.optional(at: 0, as: Int64.self, table: "sk_transaction", row: place(), store: path)
+                    ?? boundary?.optional(at: 1, as: Double.self, table: "sk_transaction", row: place(), store: path)
+                        .map { HybridTimestamp(date: Date(timeIntervalSince1970: $0)).rawValue } ?? 0
                 try db.execute(sql: "UPDATE sk_transaction SET peer = ?, seq = seq - ? WHERE peer = ? AND seq > ?",
                                arguments: [newPeerID, shared, old, shared])
                 for table in ["sk_clock", "sk_member_clock", "sk_tombstone"] {

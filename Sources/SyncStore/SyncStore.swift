@@ -235,10 +235,16 @@ public final class SyncStore: Sendable {
         return configuration
     }
 
-    static func validate(name: String, what: String, path: String) throws {
+    /// Whether `name` can be a content name or a peer ID: 1 to 200 ASCII letters, digits, `.`,
+    /// `_`, `-`, not starting with `.` (each becomes a folder name in a container).
+    static func isUsableName(_ name: String) -> Bool {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
-        guard !name.isEmpty, !name.hasPrefix("."), name.count <= 200,
-              name.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
+        return !name.isEmpty && !name.hasPrefix(".") && name.count <= 200
+            && name.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII })
+    }
+
+    static func validate(name: String, what: String, path: String) throws {
+        guard isUsableName(name) else {
             throw StoreError(.invalidRequest, path: path, message: "the \(what) '\(name)' is not usable",
                              hint: "use 1 to 200 ASCII letters, digits, '.', '_' or '-', not starting with '.'")
         }

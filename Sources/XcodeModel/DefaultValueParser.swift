@@ -47,8 +47,11 @@ enum DefaultValueParser {
     private static func integer(_ text: String) -> Int64? {
         if let exact = Int64(text) { return exact }
         if let flag = boolean(text) { return flag ? 1 : 0 }
+        // Text such as `1.5e3` or `100.0`: taken only when it is that whole number exactly (not
+        // `12345678901234567.0`, which a Double rounds, nor `0.99999999999999999999`).
         guard let number = Double(text), number.isFinite, number.rounded() == number,
-              number >= -9.2e18, number <= 9.2e18 else { return nil }
+              abs(number) <= 9_007_199_254_740_992, let exact = Decimal(string: text),
+              exact == Decimal(Int64(number)) else { return nil }
         return Int64(number)
     }
 
@@ -61,11 +64,8 @@ enum DefaultValueParser {
     /// Seconds since 2001-01-01 (how Core Data stores dates), or ISO 8601 text.
     private static func date(_ text: String) -> Date? {
         if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSinceReferenceDate: seconds) }
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withFullDate]
-        return formatter.date(from: text)
+        return CalendarDay.date(iso8601: text, formats: [
+            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
+        ])
     }
 }

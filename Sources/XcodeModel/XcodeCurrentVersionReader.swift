@@ -17,28 +17,29 @@ public struct XcodeCurrentVersionReader: Sendable {
 
     /// The current version's name, without the `.xcdatamodel` extension.
     ///
-    /// - Throws: ``XcodeModelError`` with `.missingInput` when the file cannot be read, and
-    ///   `.badInput` when it is not a property list or has no usable `_XCCurrentVersionName`.
+    /// Read with storekeep's own property list reader, so that a damaged file is told with its
+    /// line (XML) or byte (binary) and what is wrong there.
+    ///
+    /// - Throws: ``XcodeModelError`` naming the file: `.missingInput` when it cannot be read, and
+    ///   `.badInput` (with the line or byte) when it is not a property list or has no usable
+    ///   `_XCCurrentVersionName`.
     public func currentVersionName(at url: URL) throws(XcodeModelError) -> String {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw XcodeModelError(
-                path: url.path, problem: "cannot read the current-version file",
-                hint: "check that the file exists and is readable", failureKind: .missingInput)
-        }
         let hint = "the file must be a property list whose key \(Self.currentVersionKey) names a version, e.g. \"Model 2.xcdatamodel\"; choose the current version again in Xcode"
-        let plist: Any
+        let plist: PropertyListValue?
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try PropertyListDocument.open(at: url).value(atKeyPath: "")
         } catch {
-            throw XcodeModelError(path: url.path, problem: "not a property list", hint: hint)
+            guard error.failureKind == .badInput else {
+                throw XcodeModelError(path: url.path, problem: "cannot read the current-version file: \(error.problem)",
+                                      hint: "check that the file exists and is readable", failureKind: .missingInput)
+            }
+            throw XcodeModelError(path: url.path, line: error.line,
+                                  problem: "not a property list: " + (error.offset.map { "byte \($0): " } ?? "") + error.problem, hint: hint)
         }
-        guard let dictionary = plist as? [String: Any] else {
+        guard case .dictionary(let dictionary)? = plist else {
             throw XcodeModelError(path: url.path, problem: "the property list is not a dictionary", hint: hint)
         }
-        guard let raw = dictionary[Self.currentVersionKey] as? String else {
+        guard case .string(let raw)? = dictionary[Self.currentVersionKey] else {
             throw XcodeModelError(path: url.path, problem: "no \(Self.currentVersionKey) string", hint: hint)
         }
         var name = raw.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -17,6 +17,7 @@ enum RepairText {
             lines.append(table.render())
         }
         if let backup = report.backup { lines.append("backup: \(backup)") }
+        for entry in report.backupLeftOut { lines.append("left out of the backup: \(entry)") }
         if report.applied && !plan.fixes.isEmpty {
             let count = plan.fixes.count
             let all = report.fixesApplied == count ? (count == 1 ? "the fix" : count == 2 ? "both fixes" : "all \(count) fixes")

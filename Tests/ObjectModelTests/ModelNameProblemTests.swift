@@ -30,6 +30,16 @@ struct ModelNameProblemTests {
         #expect(composite.map(\.description) == ["the name of composite attribute Place.l\\0at holds a NUL character (U+0000), which SQLite cannot keep in a name"])
     }
 
+    @Test("a configuration name holding '/' or '..' is a problem: a seed configuration's store file is named with it",
+          arguments: ["../escape", "a/b", "/tmp/x", "..", "a..b"])
+    func pathInConfigurationName(_ name: String) {
+        let found = problems([.init(name: "A")], configurations: [.init(name: name, entityNames: ["A"])])
+        #expect(found.count == 1 && found.first?.configuration == name, "\(found)")
+        #expect(found.first?.description.hasPrefix("the name of configuration \(name) holds") == true, "\(found)")
+        // In an entity or attribute name, the same characters are safe: they never name a file.
+        #expect(problems([.init(name: name, attributes: [.init(name: name, type: .string)])]).isEmpty)
+    }
+
     @Test("an empty name is a problem")
     func emptyNameIsAProblem() {
         #expect(problems([.init(name: "")]).map(\.description).contains("the name of entity  is empty"))

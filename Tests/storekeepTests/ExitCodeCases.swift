@@ -86,6 +86,10 @@ extension ExitCodeCase {
             try Data(bytes).write(to: URL(fileURLWithPath: file))
             return .init(arguments: ["inspect", file], names: [file, "byte 10", "surrogate"])
         },
+        .init("input.plist-integer-out-of-range") { w in
+            let file = try w.write("big.xml", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>a</key>\n<integer>18446744073709551615</integer>\n</dict>\n</plist>\n")
+            return .init(arguments: ["inspect", file], names: ["\(file):5", "18446744073709551615", "64-bit range"])
+        },
         .init("input.unknown-source") { w in
             let file = try w.write("notes.txt", "just some words\n")
             return .init(arguments: ["inspect", file], names: [file, "looks like"])
@@ -168,6 +172,11 @@ extension ExitCodeCase {
         .init("input.mapping-names-nothing") { w in
             let mapping = try w.mapping(replacing: [("from: speeches\n", "from: speechez\n")])
             return .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", mapping], names: ["\(mapping):", "speechez"])
+        },
+        .init("input.mapping-key-in-no-element") { w in
+            let mapping = try w.mapping(replacing: [("      title: title\n", "      title: titel\n")])
+            let line = try String(contentsOfFile: mapping, encoding: .utf8).components(separatedBy: "\n").firstIndex(of: "      title: titel").map { $0 + 1 } ?? 0
+            return .init(arguments: ["migrate", try w.speechTimerData(), "--to", w.path("t.store"), "--mapping", mapping], names: ["\(mapping):\(line):", "titel"])
         },
         .init("input.mapping-model-version") { w in
             let mapping = try w.mapping(replacing: [("source:\n", "modelVersion: SpeechTimer 9\nsource:\n")])

@@ -31,16 +31,22 @@ struct HostileNameTests {
 
     // MARK: - Core Data store: entity (and its table), column
 
+    /// Core Data's bookkeeping tables, `Z_PRIMARYKEY` empty and `Z_METADATA` of store `uuid`.
+    static func coreDataBookkeeping(uuid: String) -> String {
+        """
+        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+        INSERT INTO Z_METADATA VALUES (1, '\(uuid)', NULL);
+        """
+    }
+
     /// A Core Data store of one entity `entity` (table `Z` + its name upper-cased, as Core Data
     /// names it, unless `table` is given) with the column `column`, holding three rows.
     static func coreDataStore(at path: String, entity: String, column: String, table: String? = nil) throws {
         let table = table ?? "Z" + entity.uppercased()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                INSERT INTO Z_METADATA VALUES (1, 'HOSTILE-UUID', NULL);
+            try db.execute(sql: coreDataBookkeeping(uuid: "HOSTILE-UUID") + """
                 CREATE TABLE \(quoted(table)) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(quoted(column)) VARCHAR);
                 """)
             // As SQL text: a bound Swift string would be cut at a NUL on its way in.

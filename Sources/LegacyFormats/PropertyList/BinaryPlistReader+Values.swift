@@ -120,9 +120,7 @@ extension BinaryPlistReader {
         case 0x0:
             return .boolean(object.marker == 0x09)
         case 0x1:
-            if object.count == 16 { return .integer(Int64(bitPattern: try pages.unsigned(at: object.payload + 8, size: 8))) }
-            let raw = try pages.unsigned(at: object.payload, size: object.count)
-            return .integer(Int64(bitPattern: raw))
+            return .integer(try integer(object))
         case 0x2:
             let raw = try pages.unsigned(at: object.payload, size: object.count)
             return .real(object.count == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw))
@@ -137,6 +135,43 @@ extension BinaryPlistReader {
         default:
             throw .binary(path, offset: object.offset, "object #\(object.reference) is a \(object.typeName), not a single value")
         }
+    }
+
+    /// The value of an integer object, exactly. Integers of 1, 2 and 4 bytes are unsigned, of 8
+    /// bytes signed; one of 16 bytes (signed, as writers use for values above `Int64.max`) is
+    /// refused unless it fits in an `Int64`: a value that cannot be carried exactly is never
+    /// changed into another one.
+    private func integer(_ object: Object) throws(PropertyListError) -> Int64 {
+        guard object.count == 16 else {
+            return Int64(bitPattern: try pages.unsigned(at: object.payload, size: object.count))
+        }
+        let high = try pages.unsigned(at: object.payload, size: 8)
+        let low = try pages.unsigned(at: object.payload + 8, size: 8)
+        // The 16 bytes hold an Int64 exactly when the high half only repeats the low half's sign.
+        let signExtension: UInt64 = low >> 63 == 0 ? 0 : .max
+        guard high == signExtension else {
+            throw .outOfRange(path, offset: object.offset, "object #\(object.reference) is the integer \(Self.decimal(high: high, low: low))")
+        }
+        return Int64(bitPattern: low)
+    }
+
+    /// The decimal text of the signed 128-bit integer whose halves are `high` and `low`.
+    static func decimal(high: UInt64, low: UInt64) -> String {
+        let negative = high >> 63 == 1
+        var (high, low) = (high, low)
+        if negative {
+            // Two's complement: the magnitude is the bits inverted, plus one.
+            let (sum, carry) = (~low).addingReportingOverflow(1)
+            (high, low) = (~high &+ (carry ? 1 : 0), sum)
+        }
+        var digits: [UInt8] = []
+        repeat {
+            let (quotientHigh, remainderHigh) = high.quotientAndRemainder(dividingBy: 10)
+            let (quotientLow, digit) = (10 as UInt64).dividingFullWidth((remainderHigh, low))
+            (high, low) = (quotientHigh, quotientLow)
+            digits.append(UInt8(ascii: "0") + UInt8(digit))
+        } while high != 0 || low != 0
+        return (negative ? "-" : "") + String(decoding: digits.reversed(), as: UTF8.self)
     }
 
     /// The text of an ASCII (0x5) or UTF-16 big-endian (0x6) string object.

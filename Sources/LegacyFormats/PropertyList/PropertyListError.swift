@@ -59,4 +59,18 @@ extension PropertyListError {
     static func binary(_ path: String, offset: Int64?, _ problem: String) -> PropertyListError {
         PropertyListError(path: path, offset: offset, problem: "malformed binary plist: " + problem, hint: binaryHint)
     }
+
+    static let outOfRangeHint =
+        "storekeep carries whole numbers from -9223372036854775808 to 9223372036854775807 exactly and refuses others rather than change them; if the value matters, have the program that writes the file store it as a string."
+
+    /// An integer outside `Int64`, at byte `offset` of a binary property list (`problem` says
+    /// which object and its value).
+    static func outOfRange(_ path: String, offset: Int64?, _ problem: String) -> PropertyListError {
+        PropertyListError(path: path, offset: offset, problem: problem + ", outside the 64-bit range storekeep carries exactly", hint: outOfRangeHint)
+    }
+
+    /// An integer outside `Int64` on `line` of an XML property list.
+    static func outOfRange(_ path: String, line: Int, _ problem: String) -> PropertyListError {
+        PropertyListError(path: path, line: line, problem: problem + ", outside the 64-bit range storekeep carries exactly", hint: outOfRangeHint)
+    }
 }

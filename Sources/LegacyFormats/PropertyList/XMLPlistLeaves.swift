@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 extension XMLPlistScanner {
     /// Replaces the five XML entities and numeric character references in `bytes`.
@@ -57,7 +58,10 @@ extension XMLPlistScanner {
             return .string(string)
         case .integer:
             guard let value = Self.integer(Self.trimmed(text)) else {
-                throw failure("<integer> holds \(Self.quoted(text)), not a whole number that fits in 64 bits")
+                if Self.isWholeNumber(Self.trimmed(text)) {
+                    throw outOfRange("<integer> holds \(Self.quoted(text))")
+                }
+                throw failure("<integer> holds \(Self.quoted(text)), not a whole number")
             }
             return .integer(value)
         case .real:
@@ -67,7 +71,7 @@ extension XMLPlistScanner {
             return .real(value)
         case .date:
             guard let value = Self.date(Self.trimmed(text)) else {
-                throw failure("<date> holds \(Self.quoted(text)), not a date written as YYYY-MM-DDTHH:MM:SSZ")
+                throw failure("<date> holds \(Self.quoted(text)), not a date written as YYYY-MM-DDTHH:MM:SSZ on a day the calendar has")
             }
             return .date(value)
         case .data:
@@ -95,7 +99,20 @@ extension XMLPlistScanner {
         "'" + String(decoding: trimmed(text).prefix(40), as: UTF8.self) + "'"
     }
 
-    /// A decimal or `0x` hexadecimal integer; values above `Int64.max` keep their bit pattern.
+    /// Whether `text` is written as a whole number (decimal, or `0x` hexadecimal, with a sign),
+    /// whatever its size.
+    static func isWholeNumber(_ text: ArraySlice<UInt8>) -> Bool {
+        var digits = text
+        if let sign = digits.first, sign == 0x2D || sign == 0x2B { digits = digits.dropFirst() }
+        if digits.count > 2, digits.first == 0x30, digits[digits.startIndex + 1] | 0x20 == 0x78 {
+            digits = digits.dropFirst(2)
+            return !digits.isEmpty && digits.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
+        }
+        return !digits.isEmpty && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// A decimal or `0x` hexadecimal integer, or `nil` when the text is not one or its value lies
+    /// outside `Int64` (never another value in its place).
     static func integer(_ text: ArraySlice<UInt8>) -> Int64? {
         var digits = text
         var negative = false
@@ -128,7 +145,7 @@ extension XMLPlistScanner {
             guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
             return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
         }
-        return Int64(bitPattern: magnitude)
+        return Int64(exactly: magnitude)
     }
 
     static func real(_ text: ArraySlice<UInt8>) -> Double? {
@@ -162,7 +179,8 @@ extension XMLPlistScanner {
         for (index, character) in separators where bytes[index] != character.asciiValue { return nil }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
               let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+              (1...12).contains(month), (1...CalendarDay.daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60 else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
             // Every digit is checked; the first 15 (beyond a Double's precision of a second's

@@ -41,6 +41,11 @@ final class XMLPlistScanner {
         .xml(file.path, line: line, problem)
     }
 
+    /// An error at the current line for an integer outside `Int64` (`problem` quotes it).
+    func outOfRange(_ problem: String) -> PropertyListError {
+        .outOfRange(file.path, line: line, problem)
+    }
+
     // MARK: Tags
 
     /// Skips a UTF-8 byte order mark at the start of the file.

@@ -62,10 +62,6 @@ enum ScriptValue {
     }
 
     private static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        CalendarDay.date(iso8601: text, formats: [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]])
     }
 }

@@ -27,7 +27,9 @@ struct BlobFolderListing {
             for entry in Self.entries(of: top.url) where !entry.isDirectory {
                 let name = entry.url.lastPathComponent
                 let isHex = name.count == 64 && name.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
-                if isHex && top.url.lastPathComponent == String(name.prefix(2)) {
+                // A link (or a special file) is no blob storekeep wrote, whatever its name: it is
+                // a stray, and is never followed.
+                if isHex && entry.isRegularFile && top.url.lastPathComponent == String(name.prefix(2)) {
                     blobs[name] = Self.file(entry)
                 } else {
                     strays.append(Self.file(entry))
@@ -39,15 +41,18 @@ struct BlobFolderListing {
     private struct Entry {
         var url: URL
         var isDirectory: Bool
+        var isRegularFile: Bool
         var modified: Date
     }
 
     private static func entries(of folder: URL) -> [Entry] {
-        let keys: [URLResourceKey] = [.isDirectoryKey, .contentModificationDateKey]
+        // Resource values describe a link itself, not what it points at (`lstat`).
+        let keys: [URLResourceKey] = [.isDirectoryKey, .isRegularFileKey, .contentModificationDateKey]
         let urls = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys)) ?? []
         return urls.map { url in
             let values = try? url.resourceValues(forKeys: Set(keys))
-            return Entry(url: url, isDirectory: values?.isDirectory ?? false, modified: values?.contentModificationDate ?? .distantPast)
+            return Entry(url: url, isDirectory: values?.isDirectory ?? false, isRegularFile: values?.isRegularFile ?? false,
+                         modified: values?.contentModificationDate ?? .distantPast)
         }
     }
 

@@ -43,6 +43,20 @@ enum MetadataDetector {
                 return finding
             }
         }
+        // Names storekeep makes folders and files of: commands that open the store refuse it.
+        var named = metadata
+        named["modelHash"] = nil  // a wrong hash is told by the model check below (metadata.modelInconsistent)
+        for (key, problem) in SyncStore.unusableMetadataNames(named) {
+            context.add(.storeDamagedValue, property: "\(metadataTable).value:\(key)") {
+                var finding = CheckFinding(
+                    code: .storeDamagedValue, message: "\(metadataTable): \(problem), which storekeep would make a folder or file name of",
+                    hint: "the store was written around storekeep: commands that open it refuse it; restore the store from a backup")
+                finding.table = metadataTable
+                finding.column = "value"
+                finding.property = key
+                return finding
+            }
+        }
         let formatText = metadata["formatVersion"]
         if formatText.flatMap(Int.init).map({ $0 >= 1 }) != true {
             context.add(.metadataFormatVersion, property: "formatVersion") {

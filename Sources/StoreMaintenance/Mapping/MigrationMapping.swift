@@ -37,6 +37,11 @@ public struct MigrationMapping: Hashable, Sendable {
         public var key: String
         /// The mapping file line.
         public var line: Int
+        /// Whether the key may be absent from every element (`optional: true`); otherwise a key no
+        /// element holds is refused as a typo.
+        public var isOptional: Bool = false
+        /// The mapping file line of `key:`, when known.
+        public var keyLine: Int? = nil
     }
 
     /// One attribute filled from one source key.
@@ -47,6 +52,9 @@ public struct MigrationMapping: Hashable, Sendable {
         public var key: String
         /// The mapping file line.
         public var line: Int
+        /// Whether the key may be absent from every element (`{key: …, optional: true}`);
+        /// otherwise a key no element holds is refused as a typo.
+        public var isOptional: Bool = false
     }
 
     /// How one entity is filled.

@@ -49,6 +49,16 @@ struct NodeReader {
         return text
     }
 
+    /// A `true`/`false` scalar (also `yes`/`no`); `false` when absent.
+    func flag(_ node: Node?, what: String) throws -> Bool {
+        guard let node else { return false }
+        switch try string(node, required: true, what: what, at: node)?.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default: throw MappingError(path: path, line: node.mark?.line, problem: "\(what) must be true or false")
+        }
+    }
+
     /// One entry of the `entities` list.
     func entity(_ node: Node) throws -> MigrationMapping.EntityRule {
         let line = node.mark?.line ?? 0
@@ -77,20 +87,29 @@ struct NodeReader {
         var attributes: [MigrationMapping.AttributeRule] = []
         if let attributeNode = fields["attributes"] {
             for (attribute, value) in try pairs(attributeNode, what: "attributes of \(entity)") {
-                let key = try requiredString(value, what: "the source key of \(entity).\(attribute)", at: attributeNode)
-                attributes.append(.init(attribute: attribute, key: key, line: value.mark?.line ?? line))
+                let what = "the source key of \(entity).\(attribute)"
+                guard case .mapping = value else {
+                    let key = try requiredString(value, what: what, at: attributeNode)
+                    attributes.append(.init(attribute: attribute, key: key, line: value.mark?.line ?? line))
+                    continue
+                }
+                // The long form: `{key: notes, optional: true}`.
+                let fields = try mapping(value, allowed: ["key", "optional"], what: "attribute \(entity).\(attribute)")
+                attributes.append(.init(attribute: attribute, key: try requiredString(fields["key"], what: what, at: value),
+                                        line: value.mark?.line ?? line, isOptional: try flag(fields["optional"], what: "\(entity).\(attribute).optional")))
             }
         }
         var relationships: [MigrationMapping.RelationshipRule] = []
         if let relationshipNode = fields["relationships"] {
             for (name, value) in try pairs(relationshipNode, what: "relationships of \(entity)") {
-                let rule = try mapping(value, allowed: ["entity", "match", "key"], what: "relationship \(entity).\(name)")
+                let rule = try mapping(value, allowed: ["entity", "match", "key", "optional"], what: "relationship \(entity).\(name)")
                 relationships.append(.init(
                     relationship: name,
                     entity: try requiredString(rule["entity"], what: "\(entity).\(name).entity", at: value),
                     match: try requiredString(rule["match"], what: "\(entity).\(name).match", at: value),
                     key: try requiredString(rule["key"], what: "\(entity).\(name).key", at: value),
-                    line: value.mark?.line ?? line))
+                    line: value.mark?.line ?? line, isOptional: try flag(rule["optional"], what: "\(entity).\(name).optional"),
+                    keyLine: rule["key"]?.mark?.line))
             }
         }
         return .init(entity: entity, from: from, identity: identity, seed: seed, attributes: attributes,

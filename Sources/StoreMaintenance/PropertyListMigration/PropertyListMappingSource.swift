@@ -22,7 +22,7 @@ public final class PropertyListMappingSource: MigrationSource {
     /// What identifies the file's content: its size and the SHA-256 of its first and last 64 KiB.
     public let fingerprint: String
     /// The mapped arrays' element counts, each read once.
-    private let elementCounts: PropertyListElementCounts
+    let elementCounts: PropertyListElementCounts
 
     /// Opens the property list and the mapping's model, and checks the mapping against the model.
     ///
@@ -70,8 +70,9 @@ public final class PropertyListMappingSource: MigrationSource {
         }
     }
 
-    /// Checks that every entity's `from` names something in the file (a typo never silently
-    /// migrates nothing), and the values the mapping requires (`source.check`), before anything is
+    /// Checks that every entity's `from` names something in the file, the values the mapping
+    /// requires (`source.check`), and that every key path an entity reads inside its elements is
+    /// held by at least one of them (a typo never silently migrates nothing), before anything is
     /// written; when one differs, the whole file is read first, so that a damaged file is refused
     /// for its damage.
     public func validate() throws {
@@ -93,6 +94,7 @@ public final class PropertyListMappingSource: MigrationSource {
                     hint: "use a mapping written for this file's layout", failureKind: .badInput)
             }
         }
+        for rule in mapping.entities { try requireSourceKeys(of: rule) }
     }
 
     /// Per mapped key path, what the file holds there: an array's elements, or one value.

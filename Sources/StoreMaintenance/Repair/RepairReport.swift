@@ -15,6 +15,9 @@ public struct RepairReport: Codable, Sendable {
     public var fixesApplied: Int
     /// The backup made before applying, when one was made.
     public var backup: String?
+    /// Entries of the blob folder the backup left out, with why: symbolic links and special files,
+    /// which are never followed out of the store's folder.
+    public var backupLeftOut: [String] = []
     /// Each part of a fix that was not carried out, with the reason.
     public var skipped: [String]
     /// Orphaned files kept because they changed within the grace period.

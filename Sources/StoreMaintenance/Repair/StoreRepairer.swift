@@ -58,7 +58,7 @@ public struct StoreRepairer: Sendable {
         let databaseFixes = plan.fixes.filter { ![.removeOrphanedFile, .takeOverStaleLock].contains($0.action) }
         let fileFixes = plan.fixes.filter { $0.action == .removeOrphanedFile }
         if !databaseFixes.isEmpty || !fileFixes.isEmpty {
-            if options.backup { report.backup = try makeBackup(of: store) }
+            if options.backup { (report.backup, report.backupLeftOut) = try makeBackup(of: store) }
             let applied = try RepairApplier(store: store).apply(databaseFixes)
             report.fixesApplied += applied.done
             report.skipped = applied.skipped
@@ -124,9 +124,11 @@ public struct StoreRepairer: Sendable {
 
     /// A consistent copy beside the store, named after the time: `<store>.repair-<UTC time>.backup`.
     ///
+    /// Returns it, and the entries of the blob folder it left out (links are never followed).
+    ///
     /// - Throws: ``MaintenanceError`` `cannotCreateOutput` (exit 73) when it cannot be made, full
     ///   disk included; nothing of the partial copy is left behind, and the store is unchanged.
-    private func makeBackup(of store: SyncStore) throws -> String {
+    private func makeBackup(of store: SyncStore) throws -> (String, [String]) {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -138,14 +140,15 @@ public struct StoreRepairer: Sendable {
             attempt += 1
             candidate = "\(path).repair-\(stamp)-\(attempt).backup"
         }
+        var leftOut: [String] = []
         do {
-            try store.backup(to: candidate)
+            try store.backup(to: candidate) { leftOut.append($0) }
         } catch let error as StoreError {
             throw MaintenanceError(
                 path: path, problem: "\(error.message); nothing was repaired (the backup comes first)",
                 hint: "free space beside the store (the backup needs about as much as the store) and run the repair again, or use --no-backup if the store is backed up some other way",
                 failureKind: .cannotCreateOutput)
         }
-        return candidate
+        return (candidate, leftOut)
     }
 }

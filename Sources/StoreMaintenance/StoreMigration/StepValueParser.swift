@@ -28,10 +28,7 @@ enum StepValueParser {
         case .uuid:
             return UUID(uuidString: trimmed).map { .uuid($0) }
         case .date:
-            let formatter = ISO8601DateFormatter()
-            if let date = formatter.date(from: trimmed) { return .date(date) }
-            formatter.formatOptions = [.withFullDate]
-            return formatter.date(from: trimmed).map { .date($0) }
+            return CalendarDay.date(iso8601: trimmed, formats: [[.withInternetDateTime], [.withFullDate]]).map { .date($0) }
         case .binary, .transformable, .undefined:
             return nil
         }

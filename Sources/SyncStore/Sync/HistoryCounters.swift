@@ -28,7 +28,7 @@ enum HistoryCounters {
 
     /// The hybrid clock reading of a new local transaction, recorded as the store's latest.
     static func nextClock(now: Date, in db: Database) throws -> HybridTimestamp {
-        let next = HybridTimestamp.next(after: try latestClock(in: db), now: now)
+        let next = try HybridTimestamp.next(after: try latestClock(in: db), now: now)
         try record(next, in: db)
         return next
     }

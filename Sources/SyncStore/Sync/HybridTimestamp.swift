@@ -9,8 +9,8 @@ import Foundation
 /// clock that runs ahead only moves readings ahead, never back.
 ///
 /// ```swift
-/// let first = HybridTimestamp.next(after: .zero, now: Date())
-/// let later = HybridTimestamp.next(after: first, now: Date(timeIntervalSince1970: 0))   // first + 1
+/// let first = try HybridTimestamp.next(after: .zero, now: Date())
+/// let later = try HybridTimestamp.next(after: first, now: Date(timeIntervalSince1970: 0))   // first + 1
 /// ```
 public struct HybridTimestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The packed reading.
@@ -22,6 +22,10 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, Codable, CustomSt
     /// The reading of a wall-clock instant with counter 0.
     public init(date: Date) {
         let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded(.down)
+        guard !milliseconds.isNaN else {
+            rawValue = 0
+            return
+        }
         let clamped = Int64(max(0, min(milliseconds, Double(Self.maxMilliseconds))))
         rawValue = clamped << 16
     }
@@ -36,9 +40,19 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, Codable, CustomSt
     public var date: Date { Date(timeIntervalSince1970: Double(rawValue >> 16) / 1_000) }
 
     /// The reading for a new transaction: after `last` and not before `now`.
-    public static func next(after last: HybridTimestamp, now: Date) -> HybridTimestamp {
+    ///
+    /// - Throws: an error the save that asks turns into ``StoreError`` `damaged` when `last` is the
+    ///   largest reading a clock can hold
+    ///   (`Int64.max`, about the year 10889, from a store or a log written around storekeep): no
+    ///   reading comes after it, and wrapping round would put the transaction before every other.
+    public static func next(after last: HybridTimestamp, now: Date) throws -> HybridTimestamp {
         let wall = HybridTimestamp(date: now)
-        return wall > last ? wall : HybridTimestamp(rawValue: last.rawValue &+ 1)
+        if wall > last { return wall }
+        let (following, overflow) = last.rawValue.addingReportingOverflow(1)
+        guard !overflow else {
+            throw DamagedValue(description: "the latest clock reading the store has issued or imported is \(last), the largest a clock can hold: no transaction can read after it (a store or a log written around storekeep)")
+        }
+        return HybridTimestamp(rawValue: following)
     }
 
     /// Orders readings.

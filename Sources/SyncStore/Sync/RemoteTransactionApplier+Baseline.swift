@@ -22,8 +22,10 @@ extension RemoteTransactionApplier {
         }
         func clock() throws -> PropertyClock {
             let rank = PropertyClock.Rank(rawValue: Int(try reader.byte())) ?? .update
-            let reading = try reader.varint()
-            return PropertyClock(rank: rank, timestamp: HybridTimestamp(rawValue: Int64(clamping: reading)), peer: try name())
+            let start = reader.offset
+            // Out of range is refused, as in a log: clamping would give the clock another reading.
+            guard let reading = Int64(exactly: try reader.varint()) else { throw WireError(offset: start, problem: "a clock reading is out of range") }
+            return PropertyClock(rank: rank, timestamp: HybridTimestamp(rawValue: reading), peer: try name())
         }
         func optionalSigned() throws -> Int64? { try reader.byte() == 1 ? try reader.signed() : nil }
         while !reader.isAtEnd {
@@ -35,7 +37,9 @@ extension RemoteTransactionApplier {
                 var seed: SeedMark?
                 if try reader.byte() == 1 {
                     let set = try name()
-                    seed = SeedMark(set: set, version: Int(clamping: try reader.varint()))
+                    let start = reader.offset
+                    guard let version = Int(exactly: try reader.varint()) else { throw WireError(offset: start, problem: "a seed set version is out of range") }
+                    seed = SeedMark(set: set, version: version)
                 }
                 let updated: Double? = try reader.byte() == 1 ? try reader.double() : nil
                 let insertClock = try clock()
@@ -64,7 +68,8 @@ extension RemoteTransactionApplier {
             case UInt8(ascii: "X"):
                 let entity = try name()
                 let id = GlobalID(try reader.text())
-                let reading = try reader.varint()
+                let readingStart = reader.offset
+                guard let reading = Int64(exactly: try reader.varint()) else { throw WireError(offset: readingStart, problem: "a clock reading is out of range") }
                 let peer = try name()
                 let identity = try reader.slice()
                 guard let schema = store.syncSchemas[entity] else { continue }
@@ -73,7 +78,7 @@ extension RemoteTransactionApplier {
                     tombstone[key] = value
                 }
                 try applyDelete(SyncChange(kind: .delete, entity: entity, globalID: id, tombstone: tombstone), schema: schema,
-                                clock: PropertyClock(rank: .update, timestamp: HybridTimestamp(rawValue: Int64(clamping: reading)), peer: peer),
+                                clock: PropertyClock(rank: .update, timestamp: HybridTimestamp(rawValue: reading), peer: peer),
                                 historyID: nil)
             default:
                 throw WireError(offset: start, problem: "a baseline item does not start with R, M or X")
