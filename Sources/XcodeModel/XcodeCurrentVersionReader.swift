@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import ObjectModel
 
 /// Reads the `.xccurrentversion` file of an `.xcdatamodeld` bundle: an XML property list whose
@@ -17,30 +20,60 @@ public struct XcodeCurrentVersionReader: Sendable {
 
     /// The current version's name, without the `.xcdatamodel` extension.
     ///
-    /// Read with storekeep's own property list reader, so that a damaged file is told with its
-    /// line (XML) or byte (binary) and what is wrong there.
+    /// A damaged file is told with its line (XML) and what is wrong there.
     ///
     /// - Throws: ``XcodeModelError`` naming the file: `.missingInput` when it cannot be read, and
-    ///   `.badInput` (with the line or byte) when it is not a property list or has no usable
+    ///   `.badInput` (with the line when known) when it is not a property list or has no usable
     ///   `_XCCurrentVersionName`.
     public func currentVersionName(at url: URL) throws(XcodeModelError) -> String {
         let hint = "the file must be a property list whose key \(Self.currentVersionKey) names a version, e.g. \"Model 2.xcdatamodel\"; choose the current version again in Xcode"
-        let plist: PropertyListValue?
+        let data: Data
         do {
-            plist = try PropertyListDocument.open(at: url).value(atKeyPath: "")
+            data = try Data(contentsOf: url)
         } catch {
-            guard error.failureKind == .badInput else {
-                throw XcodeModelError(path: url.path, problem: "cannot read the current-version file: \(error.problem)",
-                                      hint: "check that the file exists and is readable", failureKind: .missingInput)
+            throw XcodeModelError(path: url.path, problem: "cannot read the current-version file: \(error.localizedDescription)",
+                                  hint: "check that the file exists and is readable", failureKind: .missingInput)
+        }
+        guard data.count <= 1 << 20 else {
+            throw XcodeModelError(path: url.path, problem: "not a current-version file: \(data.count) bytes, where Xcode writes a few hundred", hint: hint)
+        }
+        let raw: String
+        if data.starts(with: Array("bplist".utf8)) {
+            let plist: Any
+            do {
+                plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+            } catch {
+                throw XcodeModelError(path: url.path, problem: "not a property list: a damaged binary property list", hint: hint)
             }
-            throw XcodeModelError(path: url.path, line: error.line,
-                                  problem: "not a property list: " + (error.offset.map { "byte \($0): " } ?? "") + error.problem, hint: hint)
-        }
-        guard case .dictionary(let dictionary)? = plist else {
-            throw XcodeModelError(path: url.path, problem: "the property list is not a dictionary", hint: hint)
-        }
-        guard case .string(let raw)? = dictionary[Self.currentVersionKey] else {
-            throw XcodeModelError(path: url.path, problem: "no \(Self.currentVersionKey) string", hint: hint)
+            guard let dictionary = plist as? [String: Any] else {
+                throw XcodeModelError(path: url.path, problem: "the property list is not a dictionary", hint: hint)
+            }
+            guard let name = dictionary[Self.currentVersionKey] as? String else {
+                throw XcodeModelError(path: url.path, problem: "no \(Self.currentVersionKey) string", hint: hint)
+            }
+            raw = name
+        } else {
+            let parser = XMLParser(data: data)
+            let reader = CurrentVersionPlistParser()
+            parser.delegate = reader
+            guard parser.parse() else {
+                let reason = parser.parserError.map(XMLErrorText.reason(of:)) ?? "the XML is not well-formed"
+                throw XcodeModelError(path: url.path, line: parser.lineNumber, problem: "not a property list: malformed XML: \(reason)", hint: hint)
+            }
+            if let open = reader.unclosedElement {
+                throw XcodeModelError(path: url.path, line: parser.lineNumber, problem: "not a property list: malformed XML: the file ends inside <\(open)>", hint: hint)
+            }
+            guard reader.rootElement == "dict" else {
+                throw XcodeModelError(path: url.path, problem: "the property list is not a dictionary", hint: hint)
+            }
+            guard let entry = reader.entries[Self.currentVersionKey] else {
+                throw XcodeModelError(path: url.path, problem: "no \(Self.currentVersionKey) string", hint: hint)
+            }
+            guard entry.element == "string" else {
+                throw XcodeModelError(path: url.path, line: entry.line,
+                                      problem: "\(Self.currentVersionKey) is an <\(entry.element)>, not a <string>", hint: hint)
+            }
+            raw = entry.text
         }
         var name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.hasSuffix(".xcdatamodel") { name.removeLast(".xcdatamodel".count) }
