@@ -109,9 +109,20 @@ public final class PropertyListDocument {
             try requireArray(object.typeName, path, offset: object.offset)
             return object.count
         case .xml(let xml):
-            guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return nil }
+            let keys = Self.keys(path)
+            // A top-level array an earlier lookup read through is not read again.
+            if keys.count == 1, let extent = xml.index.extent(of: keys[0]), let place = xml.index.place(of: keys[0]) {
+                try requireArray(extent.typeName, path, line: place.line)
+                return extent.count
+            }
+            guard let (scanner, markup) = try xml.locate(keys) else { return nil }
             try requireArray(markup.tag.typeName, path, line: scanner.line)
-            return try xml.walk(scanner, markup, depth: 0, node: nil, shapeDepth: 0, checkLeaves: false)
+            let count = try xml.walk(scanner, markup, depth: 0, node: nil, shapeDepth: 0, checkLeaves: false)
+            if keys.count == 1 { xml.index.record(keys[0], extent: .init(typeName: markup.tag.typeName, count: count)) }
+            // The keys after a top-level array cost little once it is read through: later lookups
+            // of them (a mapping's `version` check, in plistlib's sorted order) then skip the array.
+            if keys.count == 1 { xml.indexRemainingTopLevelKeys(scanner) }
+            return count
         }
     }
 
@@ -157,15 +168,24 @@ public final class PropertyListDocument {
         atKeyPath path: String, from start: Int = 0, selecting selection: PropertyListKeySelection,
         _ body: (Int, [PropertyListValue?]?, String) throws -> Bool
     ) throws {
-        guard case .binary(let binary) = reader else {
-            try forEachElement(atKeyPath: path, from: start) { index, element in
-                guard case .dictionary(let entries) = element else { return try body(index, nil, element.typeName) }
-                return try body(index, selection.keys.map { entries[$0] }, "dictionary")
-            }
-            return
-        }
         guard start >= 0 else {
             throw PropertyListError(path: self.path, problem: "the start index \(start) is negative", failureKind: .usage)
+        }
+        guard case .binary(let binary) = reader else {
+            guard case .xml(let xml) = reader, let (scanner, markup) = try xml.locate(Self.keys(path)) else { return }
+            try requireArray(markup.tag.typeName, path, line: scanner.line)
+            guard markup.kind == .open else { return }
+            var index = 0
+            while let element = try xml.nextElement(scanner) {
+                if index < start {
+                    try xml.walk(scanner, element, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
+                } else {
+                    let (values, typeName) = try xml.selectedValues(scanner, element, selection: selection, depth: 1)
+                    guard try body(index, values, typeName) else { return }
+                }
+                index += 1
+            }
+            return
         }
         try forEachBinaryElement(binary, atKeyPath: path, from: start) { index, element, walk in
             let (values, typeName) = try binary.selectedValues(element, selection: selection, walk: &walk)

@@ -4,26 +4,68 @@ import Foundation
 /// pass from the top of the file and materialises only what it returns.
 struct XMLPlistReader {
     let file: PlistFile
+    /// Where the root dictionary's values start, as far as reads have found.
+    let index = XMLTopLevelIndex()
     /// Deeper nesting than this is refused (it would only come from a crafted or broken file).
     static let maxNesting = 200
 
     /// A scanner positioned just after the start tag of the value at `path`, and that tag; `nil`
-    /// when a key on the way is absent or a value on the way is not a dictionary.
+    /// when a key on the way is absent or a value on the way is not a dictionary. A top-level key
+    /// whose place ``index`` knows is read from there.
     func locate(_ path: [String]) throws(PropertyListError) -> (XMLPlistScanner, PlistMarkup)? {
-        let scanner = XMLPlistScanner(file: file)
-        var current = try root(scanner).value
-        for key in path {
+        var remaining = path[...]
+        let scanner: XMLPlistScanner
+        var current: PlistMarkup
+        if let first = path.first, let place = index.place(of: first) {
+            scanner = XMLPlistScanner(file: file, startOffset: place.offset, line: place.line)
+            current = try nextValue(scanner, after: "the key '\(first)'")
+            remaining = remaining.dropFirst()
+        } else {
+            if !path.isEmpty, index.isComplete { return nil }
+            scanner = XMLPlistScanner(file: file)
+            current = try root(scanner).value
+        }
+        var depth = path.count - remaining.count
+        for key in remaining {
             guard current.tag == .dict, current.kind == .open else { return nil }
             var found: PlistMarkup?
             while found == nil {
-                guard let keyTag = try nextKey(scanner) else { return nil }
+                guard let keyTag = try nextKey(scanner) else {
+                    if depth == 0 { index.markComplete() }
+                    return nil
+                }
                 let name = keyTag.kind == .empty ? "" : String(decoding: try scanner.readContent(of: .key, keep: true), as: UTF8.self)
+                if depth == 0 { index.record(name, at: .init(offset: scanner.offset, line: scanner.line)) }
                 let value = try nextValue(scanner, after: "the key '\(name)'")
-                if name == key { found = value } else { try walk(scanner, value, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false) }
+                if name == key {
+                    found = value
+                } else {
+                    let count = try walk(scanner, value, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
+                    if depth == 0 { index.record(name, extent: .init(typeName: value.tag.typeName, count: count)) }
+                }
             }
             if let found { current = found }
+            depth += 1
         }
         return (scanner, current)
+    }
+
+    /// Reads on from the end of a top-level value to the end of the root dictionary, recording
+    /// where each remaining key's value starts; a reading error only stops the recording (the
+    /// whole-file check reports it).
+    func indexRemainingTopLevelKeys(_ scanner: XMLPlistScanner) {
+        do {
+            while let keyTag = try nextKey(scanner) {
+                let name = keyTag.kind == .empty ? "" : String(decoding: try scanner.readContent(of: .key, keep: true), as: UTF8.self)
+                index.record(name, at: .init(offset: scanner.offset, line: scanner.line))
+                let value = try nextValue(scanner, after: "the key '\(name)'")
+                let count = try walk(scanner, value, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
+                index.record(name, extent: .init(typeName: value.tag.typeName, count: count))
+            }
+            index.markComplete()
+        } catch {
+            return
+        }
     }
 
     /// Reads the `<plist>` start tag (optional) and the start tag of the root value.
@@ -64,10 +106,10 @@ struct XMLPlistReader {
     }
 
     /// The start tag of the next value.
-    func nextValue(_ scanner: XMLPlistScanner, after what: String) throws(PropertyListError) -> PlistMarkup {
-        guard let markup = try scanner.nextMarkup() else { throw scanner.failure("the file ends where a value should follow \(what)") }
+    func nextValue(_ scanner: XMLPlistScanner, after what: @autoclosure () -> String) throws(PropertyListError) -> PlistMarkup {
+        guard let markup = try scanner.nextMarkup() else { throw scanner.failure("the file ends where a value should follow \(what())") }
         guard markup.tag.isValue, markup.kind != .close else {
-            throw scanner.failure("expected a value after \(what), found \(markup.written)")
+            throw scanner.failure("expected a value after \(what()), found \(markup.written)")
         }
         return markup
     }
@@ -106,6 +148,34 @@ struct XMLPlistReader {
         default:
             return try scanner.leafValue(markup.tag, empty ? [] : scanner.readContent(of: markup.tag, keep: true))
         }
+    }
+
+    /// The values of `selection`'s keys in the element whose start tag was just read (in its
+    /// order, `nil` where absent; the last of a repeated key, as ``materialise(_:_:depth:)``
+    /// keeps it), or `nil` and the element's type name when it is not a dictionary. The values of
+    /// other keys are checked for structure and skipped, not built.
+    func selectedValues(_ scanner: XMLPlistScanner, _ markup: PlistMarkup, selection: PropertyListKeySelection,
+                        depth: Int) throws(PropertyListError) -> ([PropertyListValue?]?, String) {
+        guard markup.tag == .dict else {
+            try walk(scanner, markup, depth: depth, node: nil, shapeDepth: 0, checkLeaves: false)
+            return (nil, markup.tag.typeName)
+        }
+        var values = [PropertyListValue?](repeating: nil, count: selection.keys.count)
+        if markup.kind == .empty { return (values, "dictionary") }
+        while let keyTag = try nextKey(scanner) {
+            let bytes = keyTag.kind == .empty ? [] : try scanner.readContent(of: .key, keep: true)
+            let slot = selection.slot(ofBytes: bytes)
+            if slot == nil, bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
+                throw scanner.failure("a <key> is not valid UTF-8")
+            }
+            let value = try nextValue(scanner, after: "the key '\(String(decoding: bytes, as: UTF8.self))'")
+            if let slot {
+                values[slot] = try materialise(scanner, value, depth: depth + 1)
+            } else {
+                try walk(scanner, value, depth: depth + 1, node: nil, shapeDepth: 0, checkLeaves: false)
+            }
+        }
+        return (values, "dictionary")
     }
 
     private func keyText(_ scanner: XMLPlistScanner) throws(PropertyListError) -> String {

@@ -22,16 +22,21 @@ final class XMLPlistScanner {
     @exclusivity(unchecked) private var lineBase = 1
     @exclusivity(unchecked) private var lineMark = 0
 
-    init(file: PlistFile, startOffset: Int64 = 0, capacity: Int = 1 << 16) {
+    /// A scanner of `file` from byte `startOffset`, which is on line `line`.
+    init(file: PlistFile, startOffset: Int64 = 0, line: Int = 1, capacity: Int = 1 << 16) {
         self.file = file
         self.capacity = capacity
         self.nextReadOffset = startOffset
+        self.lineBase = line
         buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     }
 
     deinit {
         buffer.deallocate()
     }
+
+    /// The byte offset in the file of the current position.
+    var offset: Int64 { nextReadOffset - Int64(end - position) }
 
     /// The 1-based line of the current position.
     var line: Int { lineBase + Self.newlines(buffer + lineMark, count: position - lineMark) }
@@ -204,9 +209,9 @@ final class XMLPlistScanner {
         }
     }
 
-    private func expect(_ byte: UInt8, after what: String) throws(PropertyListError) {
+    private func expect(_ byte: UInt8, after what: @autoclosure () -> String) throws(PropertyListError) {
         guard try ensure(1) > 0, buffer[position] == byte else {
-            throw failure("\(what) is not closed with '>' (found \(snippet()))")
+            throw failure("\(what()) is not closed with '>' (found \(snippet()))")
         }
         position += 1
     }
