@@ -145,17 +145,8 @@ public final class PropertyListDocument {
                 try body(index, binary.value(element, walk: &walk))
             }
         case .xml(let xml):
-            guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return }
-            try requireArray(markup.tag.typeName, path, line: scanner.line)
-            guard markup.kind == .open else { return }
-            var index = 0
-            while let element = try xml.nextElement(scanner) {
-                if index < start {
-                    try xml.walk(scanner, element, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
-                } else {
-                    guard try body(index, xml.materialise(scanner, element, depth: 1)) else { return }
-                }
-                index += 1
+            try forEachXMLElement(xml, atKeyPath: path, from: start) { index, scanner, element in
+                try body(index, xml.materialise(scanner, element, depth: 1))
             }
         }
     }
@@ -172,24 +163,36 @@ public final class PropertyListDocument {
             throw PropertyListError(path: self.path, problem: "the start index \(start) is negative", failureKind: .usage)
         }
         guard case .binary(let binary) = reader else {
-            guard case .xml(let xml) = reader, let (scanner, markup) = try xml.locate(Self.keys(path)) else { return }
-            try requireArray(markup.tag.typeName, path, line: scanner.line)
-            guard markup.kind == .open else { return }
-            var index = 0
-            while let element = try xml.nextElement(scanner) {
-                if index < start {
-                    try xml.walk(scanner, element, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
-                } else {
-                    let (values, typeName) = try xml.selectedValues(scanner, element, selection: selection, depth: 1)
-                    guard try body(index, values, typeName) else { return }
-                }
-                index += 1
+            guard case .xml(let xml) = reader else { return }
+            try forEachXMLElement(xml, atKeyPath: path, from: start) { index, scanner, element in
+                let (values, typeName) = try xml.selectedValues(scanner, element, selection: selection, depth: 1)
+                return try body(index, values, typeName)
             }
             return
         }
         try forEachBinaryElement(binary, atKeyPath: path, from: start) { index, element, walk in
             let (values, typeName) = try binary.selectedValues(element, selection: selection, walk: &walk)
             return try body(index, values, typeName)
+        }
+    }
+
+    /// Calls `visit` with the index, the scanner and the start tag of each element of the XML
+    /// file's array at `path`, from `start` (the ones before are skipped unbuilt); `visit` reads
+    /// the element and returns `false` to stop.
+    private func forEachXMLElement(
+        _ xml: XMLPlistReader, atKeyPath path: String, from start: Int, _ visit: (Int, XMLPlistScanner, PlistMarkup) throws -> Bool
+    ) throws {
+        guard let (scanner, markup) = try xml.locate(Self.keys(path)) else { return }
+        try requireArray(markup.tag.typeName, path, line: scanner.line)
+        guard markup.kind == .open else { return }
+        var index = 0
+        while let element = try xml.nextElement(scanner) {
+            if index < start {
+                try xml.walk(scanner, element, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
+            } else {
+                guard try visit(index, scanner, element) else { return }
+            }
+            index += 1
         }
     }
 
