@@ -4,7 +4,8 @@
 # runs it. What is measured and the figures of record: docs/benchmarks.md.
 #
 # Environment (defaults match the requirements):
-#   BENCH_SPEECHES=1000000       speeches in the property list migrated for speed and memory
+#   BENCH_SPEECHES=1000000       speeches in the binary property lists (plistlib and children-first layouts)
+#   BENCH_XML_SPEECHES=200000    speeches in the XML property list (plistlib FMT_XML)
 #   BENCH_COREDATA_ROWS=1000000  rows of the generated Core Data store
 #   BENCH_4M=1                   also migrate BENCH_BIG_SPEECHES speeches, and sync as many changes, for
 #                                peak memory (slow: several minutes once the inputs exist; off by default)
@@ -118,12 +119,21 @@ baseline() {
     rm -f "$work/baseline.db" "$work/baseline.db-wal" "$work/baseline.db-shm"
 }
 
-# plist SPEECHES: the generated Speech Timer 1 data file (binary) with SPEECHES speeches, made once.
+# plist SPEECHES [LAYOUT]: the generated Speech Timer 1 data file with SPEECHES speeches, made once.
+# LAYOUT: plistlib (default: binary, written by Python's plistlib, parents before children as Apple's
+# writer orders them too), xml (plistlib's FMT_XML), or children-first (Benchmarks/generate-speechtimer-bplist.py:
+# the same content, objects written children first, in little memory).
 plist() {
-    local file=$work/speechtimer1-$1.plist
+    local layout=${2:-plistlib}
+    local file=$work/speechtimer1-$1-$layout.plist
     if [[ ! -f $file ]]; then
         step "generating $file"
-        python3 Benchmarks/generate-speechtimer-bplist.py "$file" --speeches "$1" --recording-every 50
+        case $layout in
+            plistlib) python3 scripts/generate-speechtimer-plist.py "$file" --speeches "$1" --format binary --recording-every 50 ;;
+            xml) python3 scripts/generate-speechtimer-plist.py "$file" --speeches "$1" --format xml --recording-every 50 ;;
+            children-first) python3 Benchmarks/generate-speechtimer-bplist.py "$file" --speeches "$1" --recording-every 50 ;;
+            *) fail "unknown layout $layout" ;;
+        esac
     fi
     printf '%s' "$file"
 }
@@ -183,27 +193,41 @@ if [[ $only == repair ]]; then
     exit 0
 fi
 
-# 1. Property list → store: storekeep, the Python script, and the bare C insert of the same rows.
+# 1. Property list → store, per layout: storekeep, the Python reference, and the simplest script
+# (information), alternating; then the bare C insert of the same rows.
 if [[ $only == all ]]; then
+plist_layout() { # PREFIX FILE SPEECHES: one layout's runs
+    local prefix=$1 file=$2 count=$3
+    record "$prefix.speeches" "$count"
+    record "$prefix.bytes" "$(stat -c %s "$file")"
+    for run in $(seq "$slow_runs"); do
+        step "storekeep migrate, $prefix, $count speeches (run $run of $slow_runs)"
+        migrate "$prefix.storekeep" "$file" "$work/$prefix-$run.store" --mapping "$mapping"
+        step "Python plistlib + sqlite3 reference, $prefix, $count speeches (run $run of $slow_runs)"
+        timed "$prefix.python" python3 Benchmarks/reference-migrate.py "$file" "$work/reference-$prefix-$run.db"
+        timed "$prefix.simplest" python3 Benchmarks/simplest-migrate.py "$file" "$work/simplest-$prefix-$run.db"
+    done
+}
 data=$(plist "$speeches")
-record plist.speeches "$speeches"
-record plist.bytes "$(stat -c %s "$data")"
-for run in $(seq "$slow_runs"); do
-    store=$work/speechtimer-$run.store
-    step "storekeep migrate, $speeches speeches (run $run of $slow_runs)"
-    migrate plist.storekeep "$data" "$store" --mapping "$mapping"
-    step "Python plistlib + sqlite3 reference, $speeches speeches (run $run of $slow_runs)"
-    timed plist.python python3 Benchmarks/reference-migrate.py "$data" "$work/reference-$run.db"
+plist_layout plist "$data" "$speeches"
+store=$work/plist-1.store
+plist_layout plistcf "$(plist "$speeches" children-first)" "$speeches"
+xml_speeches=${BENCH_XML_SPEECHES:-$([[ ${BENCH_QUICK:-0} == 1 ]] && echo 20000 || echo 200000)}
+plist_layout plistxml "$(plist "$xml_speeches" xml)" "$xml_speeches"
+for prefix in plist plistcf plistxml; do
+    record "$prefix.rows" "$(python3 -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("e_Speech", "e_SpeechType", "e_Settings")))' "$work/$prefix-1.store")"
 done
-record plist.rows "$(python3 -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print(sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("e_Speech", "e_SpeechType", "e_Settings")))' "$store")"
 for run in $(seq "$runs"); do
     step "C prepared-statement insert of the same e_Speech rows, same table / no indexes (run $run of $runs)"
     baseline plist.c "$store" e_Speech
     baseline plist.cbare "$store" e_Speech --bare
 done
-for run in $(seq "$slow_runs"); do
-    remove_store "$work/speechtimer-$run.store"
-    rm -rf "$work/reference-$run.db" "$work/reference-$run.db-wal" "$work/reference-$run.db-shm" "$work/reference-$run.db.blobs"
+for prefix in plist plistcf plistxml; do
+    for run in $(seq "$slow_runs"); do
+        remove_store "$work/$prefix-$run.store"
+        rm -rf "$work/reference-$prefix-$run.db" "$work/reference-$prefix-$run.db-wal" "$work/reference-$prefix-$run.db-shm" \
+            "$work/reference-$prefix-$run.db.blobs" "$work/simplest-$prefix-$run.db"
+    done
 done
 fi
 
@@ -301,11 +325,13 @@ done
 # 7. Peak memory at the big size (slow: only with BENCH_4M=1).
 if [[ $big_case == 1 ]]; then
     if [[ $only == all ]]; then
-        bigdata=$(plist "$big")
         record big.speeches "$big"
-        step "storekeep migrate, $big speeches, for peak memory"
-        migrate big.storekeep "$bigdata" "$work/big.store" --mapping "$mapping"
+        step "storekeep migrate, $big speeches (plistlib layout), for peak memory"
+        migrate big.storekeep "$(plist "$big")" "$work/big.store" --mapping "$mapping"
         remove_store "$work/big.store"
+        step "storekeep migrate, $big speeches (children first), for peak memory"
+        migrate bigcf.storekeep "$(plist "$big" children-first)" "$work/bigcf.store" --mapping "$mapping"
+        remove_store "$work/bigcf.store"
     fi
     bigcoredata=$work/coredata-$big.sqlite
     if [[ ! -f $bigcoredata ]]; then
