@@ -60,8 +60,7 @@ extension SyncStore {
                     throw StoreError(.invalidRequest, path: path, message: "peer ID \(newPeerID) is already known to this store",
                                      hint: "choose a peer ID no device of this content name has used")
                 }
-                let issued = try Int64.fetchOne(db, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [old]) ?? 0
-                let held = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [old]) ?? 0
+                let issued = try HistoryCounters.lastIssued(by: old, in: db, path: path)
                 let boundary = try Row.fetchOne(db, sql: "SELECT hlc, timestamp FROM sk_transaction WHERE peer = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
                                                 arguments: [old, shared])
                 let sharedClock = (boundary?[0] as Int64?)
@@ -73,7 +72,7 @@ extension SyncStore {
                 }
                 try db.execute(sql: "UPDATE sk_peer SET is_local = 0, last_seq = ?, exported_seq = 0 WHERE peer = ?", arguments: [shared, old])
                 try db.execute(sql: "INSERT INTO sk_peer (peer, is_local, first_seen, last_seq, exported_seq) VALUES (?, 1, ?, ?, 0)",
-                               arguments: [newPeerID, now, max(issued, held) - shared])
+                               arguments: [newPeerID, now, issued - shared])
                 try db.execute(sql: "UPDATE sk_metadata SET value = ? WHERE key = 'peerID'", arguments: [newPeerID])
                 try StoreSchema.createMigrationTables(in: db)
                 try db.execute(sql: """
