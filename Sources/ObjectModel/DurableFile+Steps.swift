@@ -23,9 +23,9 @@ extension DurableFile {
         observerLock.unlock()
     }
 
-    /// Tells the observer, if any, that `step` of the durable write of `path` is reached: for
-    /// files written durably by other means than ``write(_:to:replacing:)`` (an archive streamed
-    /// through libarchive), so that they are stopped at the same steps.
+    /// Tells the observer, if any, that `step` of the durable write of `path` is reached: for the
+    /// steps only the writer knows (an archive's entries, ``Step/partWritten``), so that a writer
+    /// through ``publish(_:as:replacing:)`` is stopped at the same places as the others.
     public static func reach(_ step: Step, path: String) throws {
         observerLock.lock()
         let current = observer

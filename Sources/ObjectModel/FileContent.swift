@@ -14,10 +14,28 @@ public enum FileContent {
         return Array((try? handle.read(upToCount: count)) ?? Data())
     }
 
+    /// The 16 bytes every SQLite 3 database starts with: `SQLite format 3` and a NUL.
+    public static let sqliteHeader: [UInt8] = Array("SQLite format 3\u{0}".utf8)
+
+    /// Whether `prefix`, a file's first bytes, starts with the SQLite header: storekeep's one
+    /// check that a file is a SQLite database (16 bytes; fewer is never one).
+    ///
+    /// ```swift
+    /// FileContent.isSQLite(FileContent.firstBytes(of: path, count: 16))
+    /// ```
+    public static func isSQLite(_ prefix: some Collection<UInt8>) -> Bool {
+        prefix.starts(with: sqliteHeader)
+    }
+
+    /// Whether the file at `path` starts with the SQLite header (`false` when it cannot be read).
+    public static func isSQLite(atPath path: String) -> Bool {
+        isSQLite(firstBytes(of: path, count: sqliteHeader.count))
+    }
+
     /// A few words, with an article, on what a file starting with `prefix` probably is.
     public static func describe(_ prefix: [UInt8]) -> String {
         if prefix.isEmpty { return "an empty file" }
-        if prefix.starts(with: Array("SQLite format 3\u{0}".utf8)) { return "a SQLite database" }
+        if isSQLite(prefix) { return "a SQLite database" }
         if prefix.starts(with: Array("bplist".utf8)) { return "a binary property list" }
         var text = String(decoding: prefix, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }

@@ -29,7 +29,7 @@ public enum SourceKind: Equatable, Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return .unknown("a folder, not a file") }
         let head = FileContent.firstBytes(of: path)
         if head.starts(with: Array("bplist00".utf8)) { return .binaryPropertyList }
-        if head.starts(with: Array("SQLite format 3\u{0}".utf8)) { return try sqliteKind(path: path) }
+        if FileContent.isSQLite(head) { return try sqliteKind(path: path) }
         var text = String(decoding: head, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         text = text.trimmingCharacters(in: .whitespacesAndNewlines)

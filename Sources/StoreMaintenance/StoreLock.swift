@@ -72,7 +72,7 @@ public final class StoreLock: Sendable {
             case .stale(let holder):
                 // The owner died: move its lock aside atomically, so that two processes taking it over cannot both win.
                 let aside = path + ".stale-\(me.pid)"
-                if rename(path, aside) == 0 {
+                if (try? DurableFile.move(path, to: aside)) != nil {
                     unlink(aside)
                     tookOver = holder
                 }

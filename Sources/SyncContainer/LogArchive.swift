@@ -21,9 +21,8 @@ public enum LogArchive {
             checked.bytes = Int64(data.count)
             manifest.entries.append(checked)
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let temporary = "\(folder)/.\(URL(fileURLWithPath: path).lastPathComponent).\(getpid()).tmp"
-        removeAbandonedTemporaries(of: path)
+        let temporary = DurableFile.temporaryPath(for: path)
+        DurableFile.removeAbandonedTemporaries(of: path)
         guard let archive = archive_write_new() else { throw ContainerError(.io, path: path, message: "libarchive cannot start an archive") }
         defer { archive_write_free(archive) }
         archive_write_add_filter_zstd(archive)
@@ -48,39 +47,17 @@ public enum LogArchive {
             }
             try DurableFile.reach(.partWritten, path: path)
         }
-        guard archive_write_close(archive) == ARCHIVE_OK else { throw failure(archive, path: temporary, doing: "finish the archive") }
-        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
-        if descriptor >= 0 {
-            let synced = fsync(descriptor)
-            close(descriptor)
-            guard synced == 0 else {
-                let code = errno
-                unlink(temporary)
-                throw ContainerError(code == ENOSPC ? .diskFull : .io, path: path, message: "cannot be made durable: \(String(cString: strerror(code)))",
-                                     hint: "check free space where the archive goes")
-            }
-        }
-        try DurableFile.reach(.temporaryWritten, path: path)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
+        guard archive_write_close(archive) == ARCHIVE_OK else {
             unlink(temporary)
-            throw ContainerError(.io, path: path, message: "cannot be moved into place: \(String(cString: strerror(code)))", hint: "check the folder's permissions")
+            throw failure(archive, path: temporary, doing: "finish the archive")
         }
-        try DurableFile.reach(.published, path: path)
-        DurableFile.syncFolder(folder)
+        do {
+            try DurableFile.publish(temporary, as: path)
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError(failure.isDiskFull ? .diskFull : .io, path: path, message: "cannot be made durable and put in place: \(failure.reason)",
+                                 hint: "check free space and permissions where the archive goes")
+        }
         return manifest
-    }
-
-    /// Removes the temporary files of earlier writes of `path` whose process is gone (a run that
-    /// was killed part-way): `.<name>.<pid>.tmp` beside it.
-    static func removeAbandonedTemporaries(of path: String) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let prefix = ".\(URL(fileURLWithPath: path).lastPathComponent)."
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let middle = name.dropFirst(prefix.count).dropLast(4)
-            guard let pid = Int32(middle) else { continue }
-            if pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH) { unlink("\(folder)/\(name)") }
-        }
     }
 
     /// The manifest of the archive at `path` (its first entry: nothing else is read).
@@ -156,8 +133,8 @@ public enum LogArchive {
     /// Whether an entry path is one a namespace folder holds (no `..`, no absolute path).
     static func isSafeEntryPath(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 4, parts[0] == "peers", SyncNamespace.isValidName(parts[1]), parts[2] == "logs", LogName(fileName: parts[3]) != nil { return true }
-        if parts.count == 2, parts[0] == "baselines", parts[1].hasSuffix(".skbase"), SyncNamespace.isValidName(parts[1]) { return true }
+        if parts.count == 4, parts[0] == "peers", SyncName.isValid(parts[1]), parts[2] == "logs", LogName(fileName: parts[3]) != nil { return true }
+        if parts.count == 2, parts[0] == "baselines", parts[1].hasSuffix(".skbase"), SyncName.isValid(parts[1]) { return true }
         return false
     }
 

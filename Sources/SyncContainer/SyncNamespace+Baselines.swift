@@ -57,7 +57,7 @@ extension SyncNamespace {
         // Its names become folder and file names: a content name, a model hash and a baseline
         // file name, each of its own rule, so that no redirect leads a read outside the container.
         guard let redirect = try? JSONDecoder().decode(Redirect.self, from: data), redirect.from == contentName,
-              Self.isValidName(redirect.to), Self.isModelHash(redirect.modelHash),
+              SyncName.isValid(redirect.to), Self.isModelHash(redirect.modelHash),
               !redirect.baseline.contains("/"), !redirect.baseline.hasPrefix("."), redirect.baseline.hasSuffix(".skbase") else {
             throw ContainerError(.damagedManifest, path: path, message: "is not a readable redirect of content name \(contentName)",
                                  hint: "restore it from a backup of the container, or remove it if no rekey happened")

@@ -36,7 +36,7 @@ public struct SyncNamespace: Sendable {
 
     /// The peers with a folder here, sorted (folder names that are not valid peer IDs are left out).
     public func peers() throws -> [String] {
-        try storage.list("\(path)/peers").filter(Self.isValidName).sorted()
+        try storage.list("\(path)/peers").filter(SyncName.isValid).sorted()
     }
 
     /// The manifest of `peer`, or `nil` when it has none yet.
@@ -118,16 +118,6 @@ public struct SyncNamespace: Sendable {
             result[hash] = (try? other.peers()) ?? []
         }
         return result
-    }
-
-    /// Whether `name` can be a peer ID or a content name (storekeep's rule: 1–200 ASCII letters,
-    /// digits, `.`, `_`, `-`, not starting with `.`).
-    public static func isValidName(_ name: String) -> Bool {
-        guard !name.isEmpty, name.utf8.count <= 200, !name.hasPrefix(".") else { return false }
-        return name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
     }
 
     /// Whether `name` is a model version hash (64 lowercase hex digits): a namespace folder's name.

@@ -5,8 +5,8 @@ import ObjectModel
 /// Content-addressed files beside a store for large binary values.
 ///
 /// A value is kept at `<store>.blobs/<first two hex digits>/<sha256 hex>`; the record's column
-/// holds `sha256:<hex>`. Files are written to a temporary name, fsynced, renamed, and the folder
-/// fsynced, so a crash leaves either the whole file or none (at worst an orphan `check` reports).
+/// holds `sha256:<hex>`. Files are written by ``DurableFile`` (a temporary name, fsynced, renamed, the
+/// folder fsynced), so a crash leaves either the whole file or none (at worst an orphan `check` reports).
 struct BlobStore: Sendable {
     /// The prefix of a column value that refers to a blob file.
     static let referencePrefix = "sha256:"
@@ -25,11 +25,10 @@ struct BlobStore: Sendable {
         digest(inReference: referencePrefix + name) != nil && url.deletingLastPathComponent().lastPathComponent == String(name.prefix(2))
     }
 
-    /// Whether `name` is that of a blob being written (`.<hex>.<pid>.tmp`) by a process that still runs.
+    /// Whether `name` is that of a blob being written (a ``DurableFile`` temporary name,
+    /// `.<hex>.<pid>.<random>.tmp`) by a process that still runs.
     static func isTemporaryOfLiveProcess(_ name: String) -> Bool {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0].isEmpty, parts[3] == "tmp", let pid = Int32(parts[2]), pid > 0 else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+        DurableFile.isTemporaryOfLiveProcess(name)
     }
 
     /// The folder holding the blobs.
@@ -68,44 +67,29 @@ struct BlobStore: Sendable {
         try write(data, digest: SHA256.hexDigest(of: data), durable: durable)
     }
 
-    /// Writes `data`, whose SHA-256 is `hex`, unless an identical blob exists (POSIX calls: a
-    /// migration writes thousands of these).
+    /// Writes `data`, whose SHA-256 is `hex`, unless an identical blob exists, through
+    /// ``DurableFile`` (a migration writes thousands of these), making the folders it needs.
+    ///
+    /// - Throws: `POSIXError` with the system's code (`ENOSPC` for a full disk).
     func write(_ data: Data, digest hex: String, durable: Bool = true) throws -> String {
         let folder = directory.path + "/" + String(hex.prefix(2))
         let target = folder + "/" + hex
         if access(target, F_OK) == 0 { return hex }
-        let temporary = folder + "/.\(hex).\(getpid()).tmp"
-        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if descriptor < 0, errno == ENOENT {
+        do {
+            try DurableFile.write(data, to: target, syncing: durable)
+        } catch let failure as DurableFile.Failure where failure.code == ENOENT {
             // POSIX calls here too, so that a full disk is reported as one (ENOSPC), not as a Foundation error.
             for path in [directory.path, folder] where mkdir(path, 0o755) != 0 && errno != EEXIST {
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        }
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }   // no bytes: nothing to write
-            var done = 0
-            while done < bytes.count {
-                let written = Foundation.write(descriptor, base + done, bytes.count - done)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                done += written
+            do {
+                try DurableFile.write(data, to: target, syncing: durable)
+            } catch let failure as DurableFile.Failure {
+                throw POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
             }
+        } catch let failure as DurableFile.Failure {
+            throw POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
         }
-        if failure == 0, durable, fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, target) != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
-        }
-        if durable { Self.syncDirectory(folder) }
         return hex
     }
 
@@ -140,13 +124,5 @@ struct BlobStore: Sendable {
         var facts = stat()
         guard fstat(descriptor, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG else { throw POSIXError(.EINVAL) }
         return try handle.readToEnd() ?? Data()
-    }
-
-    /// fsyncs a directory so that a rename inside it is durable.
-    static func syncDirectory(_ path: String) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = close(descriptor)
     }
 }

@@ -79,7 +79,9 @@ extension StoreSchema {
         try db.execute(sql: """
             INSERT OR IGNORE INTO sk_peer (peer, is_local, first_seen)
                 SELECT DISTINCT peer, 0, MIN(timestamp) FROM sk_transaction GROUP BY peer;
-            UPDATE sk_peer SET last_seq = MAX(last_seq, COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0));
+            """)
+        try HistoryCounters.catchUpWithHistory(allPeers: true, in: db)
+        try db.execute(sql: """
             INSERT OR IGNORE INTO sk_tombstone (gid, entity, hlc, peer, identity)
                 SELECT c.gid, c.entity, CAST(t.timestamp * 1000 AS INTEGER) << 16, t.peer, c.tombstone
                 FROM sk_change c JOIN sk_transaction t ON t.id = c.tx WHERE c.kind = 'delete';

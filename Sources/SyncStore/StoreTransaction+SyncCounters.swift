@@ -9,11 +9,7 @@ extension StoreTransaction {
     @discardableResult
     public func realignSyncCounters() throws -> Bool {
         guard try db.columns(in: "sk_peer").contains(where: { $0.name == "last_seq" }) else { return false }
-        try db.execute(sql: """
-            UPDATE sk_peer SET last_seq = MAX(last_seq, COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0))
-            WHERE is_local != 0
-            """)
-        var changed = db.changesCount > 0
+        var changed = try HistoryCounters.catchUpWithHistory(allPeers: false, in: db)
         let floor = try SyncStore.historyFloor(in: db)
         for row in try Row.fetchAll(db, sql: """
             SELECT peer, last_seq, COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0) FROM sk_peer WHERE is_local = 0

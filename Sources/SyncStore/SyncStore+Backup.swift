@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import GRDB
 
 extension SyncStore {
@@ -9,7 +10,7 @@ extension SyncStore {
     /// its `.blobs` folder into the original's place. The database is copied first: a blob file is
     /// durable before any row refers to it, so every file the copied rows refer to already exists
     /// when the files are copied. Blob files are hard-linked where the file system allows (they are
-    /// never changed in place), copied otherwise.
+    /// never changed in place), copied durably (``DurableFile``) otherwise.
     ///
     /// Only regular files and real folders of the blob folder are copied: a symbolic link (or a
     /// device, a socket…) is never followed, since it could lead out of the store's folder; each
@@ -54,11 +55,12 @@ extension SyncStore {
             // Both were made by this call (neither existed before it).
             for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
             try? fileManager.removeItem(at: copyBlobs)
-            let full = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { $0.domain == NSPOSIXErrorDomain && $0.code == Int(ENOSPC) } ?? false
+            let full = (error as? DurableFile.Failure)?.isDiskFull
+                ?? ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { $0.domain == NSPOSIXErrorDomain && $0.code == Int(ENOSPC) } ?? false
             throw StoreError(.io, path: path, message: "cannot copy the external binary files to \(copyBlobs.path): \(full ? "the disk is full" : error.localizedDescription)",
                              hint: "check free space and permissions, then try again")
         }
-        BlobStore.syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        DurableFile.syncFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         return copied
     }
 
@@ -94,13 +96,13 @@ extension SyncStore {
                 }
                 let copy = to.appendingPathComponent(name).path
                 if link(file, copy) != 0 {
-                    try fileManager.copyItem(atPath: file, toPath: copy)
+                    try DurableFile.copy(file, to: copy, replacing: false)
                 }
                 count += 1
             }
-            BlobStore.syncDirectory(to.path)
+            DurableFile.syncFolder(to.path)
         }
-        BlobStore.syncDirectory(destination.path)
+        DurableFile.syncFolder(destination.path)
         return count
     }
 }

@@ -61,7 +61,7 @@ extension SyncStore {
             throw StoreError.wrapping(error, path: path, action: "remove unreferenced external files")
         }
         for folder in Set(result.removed.map { blobs.fileURL(forDigest: $0).deletingLastPathComponent().path }) {
-            BlobStore.syncDirectory(folder)
+            DurableFile.syncFolder(folder)
         }
         return result
     }
@@ -71,7 +71,7 @@ extension SyncStore {
     ///
     /// Each path must name a file (not a folder) directly in the blob folder or in one of its
     /// sub-folders; anything else is refused and kept (listed under `referenced`). A file modified at
-    /// or after `cutoff`, or a blob being written by a process that still runs (`.<hex>.<pid>.tmp`),
+    /// or after `cutoff`, or a blob being written by a process that still runs (`.<hex>.<pid>.<random>.tmp`),
     /// is kept (`tooRecent`).
     ///
     /// - Throws: ``StoreError`` (`invalidRequest` on a read-only store, `io`).
@@ -119,7 +119,7 @@ extension SyncStore {
             result.removed.append(path)
             touchedFolders.insert(url.deletingLastPathComponent().path)
         }
-        for folder in touchedFolders.sorted() { BlobStore.syncDirectory(folder) }
+        for folder in touchedFolders.sorted() { DurableFile.syncFolder(folder) }
         return result
     }
 

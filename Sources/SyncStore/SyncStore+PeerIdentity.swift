@@ -65,11 +65,7 @@ extension SyncStore {
                     throw StoreError(.invalidRequest, path: path, message: "peer ID \(newPeerID) is already known to this store",
                                      hint: "choose a peer ID no device of this content name has used")
                 }
-                // Read as stored values: GRDB's `Int64.fetchOne` would read a text as 0.
-                let issued = try db.storedValue(Int64.self, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [old],
-                                                table: "sk_peer", row: "peer \(old)", store: path) ?? 0
-                let held = try db.storedValue(Int64.self, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [old],
-                                              table: "sk_transaction", row: "the transactions of peer \(old)", store: path) ?? 0
+                let issued = try HistoryCounters.lastIssued(by: old, in: db, path: path)
                 let boundary = try Row.fetchOne(db, sql: "SELECT hlc, timestamp, seq FROM sk_transaction WHERE peer = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
                                                 arguments: [old, shared])
                 let place = { "the transaction of peer \(old) numbered \(boundary?[2] as DatabaseValue? ?? .null)" }
@@ -83,7 +79,7 @@ extension SyncStore {
                 }
                 try db.execute(sql: "UPDATE sk_peer SET is_local = 0, last_seq = ?, exported_seq = 0 WHERE peer = ?", arguments: [shared, old])
                 try db.execute(sql: "INSERT INTO sk_peer (peer, is_local, first_seen, last_seq, exported_seq) VALUES (?, 1, ?, ?, 0)",
-                               arguments: [newPeerID, now, max(issued, held) - shared])
+                               arguments: [newPeerID, now, issued - shared])
                 try db.execute(sql: "UPDATE sk_metadata SET value = ? WHERE key = 'peerID'", arguments: [newPeerID])
                 try StoreSchema.createMigrationTables(in: db)
                 try db.execute(sql: """

@@ -8,7 +8,7 @@ extension SyncStore {
     public static func isStore(at path: String) -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-              FileContent.firstBytes(of: path, count: 16).starts(with: FileSniffer.sqliteHeader) else { return false }
+              FileContent.isSQLite(atPath: path) else { return false }
         prepareSQLite()
         guard let queue = try? DatabaseQueue(path: path, configuration: configuration(readOnly: true)) else { return false }
         defer { try? queue.close() }

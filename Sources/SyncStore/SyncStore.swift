@@ -154,12 +154,17 @@ public final class SyncStore: Sendable {
             if failure.reason == .io { failure.reason = .cannotCreate }   // nothing was made: the output cannot be created
             throw failure
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? fileManager.removeItem(atPath: temporary)
-            throw StoreError(.cannotCreate, path: path, message: "cannot move the new store into place: \(reason)")
+        do {
+            // Never over a store made meanwhile by another process: published only if the name is free.
+            try DurableFile.publish(temporary, as: path, replacing: false)
+        } catch let failure as DurableFile.Failure {
+            guard failure.code == EEXIST else {
+                throw StoreError(.cannotCreate, path: path, message: "cannot move the new store into place: \(failure.reason)",
+                                 hint: "check free space and the folder's permissions")
+            }
+            throw StoreError(.cannotCreate, path: path, message: "already exists; refusing to overwrite it",
+                             hint: "choose a new path, or remove the old store yourself if it is no longer needed")
         }
-        BlobStore.syncDirectory(folder.path)
         return try open(at: path, buildingPendingIndexes: false)
     }
 
@@ -235,18 +240,17 @@ public final class SyncStore: Sendable {
         return configuration
     }
 
-    /// Whether `name` can be a content name or a peer ID: 1 to 200 ASCII letters, digits, `.`,
-    /// `_`, `-`, not starting with `.` (each becomes a folder name in a container).
+    /// Whether `name` can be a content name or a peer ID (``SyncName``'s rule: each becomes a
+    /// folder name in a container).
     static func isUsableName(_ name: String) -> Bool {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
-        return !name.isEmpty && !name.hasPrefix(".") && name.count <= 200
-            && name.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII })
+        SyncName.isValid(name)
     }
 
+    /// Throws ``StoreError`` `invalidRequest` unless `name` (a `what`: "content name", "peer ID")
+    /// follows ``SyncName``'s rule.
     static func validate(name: String, what: String, path: String) throws {
-        guard isUsableName(name) else {
-            throw StoreError(.invalidRequest, path: path, message: "the \(what) '\(name)' is not usable",
-                             hint: "use 1 to 200 ASCII letters, digits, '.', '_' or '-', not starting with '.'")
+        guard SyncName.isValid(name) else {
+            throw StoreError(.invalidRequest, path: path, message: "the \(what) '\(name)' is not usable", hint: SyncName.rule)
         }
     }
 }

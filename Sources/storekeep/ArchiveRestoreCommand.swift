@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 import SyncContainer
 
 /// `storekeep archive restore ARCHIVE --container DIR`: puts an archive's logs and baseline back.
@@ -32,7 +33,7 @@ struct ArchiveRestoreCommand: StorekeepCommand {
             throw ContainerError(.notFound, path: container, message: "no such container folder", hint: "create it first")
         }
         let manifest = try LogArchive.manifest(of: archive)
-        guard SyncNamespace.isValidName(manifest.contentName), manifest.modelHash.count == 64, manifest.modelHash.allSatisfy(\.isHexDigit) else {
+        guard SyncName.isValid(manifest.contentName), manifest.modelHash.count == 64, manifest.modelHash.allSatisfy(\.isHexDigit) else {
             throw ContainerError(.damagedArchive, path: archive, message: "names an unusable namespace", hint: "use another copy of the archive")
         }
         // Verified whole before a single file is written.

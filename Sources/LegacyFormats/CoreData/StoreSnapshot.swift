@@ -15,9 +15,6 @@ struct StoreSnapshot: Sendable {
     /// The copied main file.
     let databasePath: String
 
-    /// The first bytes of every SQLite 3 database.
-    static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
-
     /// Checks that `source` is a SQLite file and copies it with its companions.
     ///
     /// The companions are copied before the main file, and the sizes and dates of all of them are
@@ -42,7 +39,7 @@ struct StoreSnapshot: Sendable {
         }
         let prefix = Array((try? handle.read(upToCount: 64)) ?? Data())
         try? handle.close()
-        guard prefix.starts(with: sqliteHeader) else {
+        guard FileContent.isSQLite(prefix) else {
             throw CoreDataStoreError(
                 path: path, problem: "not a SQLite database; it looks like \(FileContent.describe(prefix))",
                 hint: "give the path of a Core Data .sqlite store")

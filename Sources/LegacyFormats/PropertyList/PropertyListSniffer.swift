@@ -1,3 +1,5 @@
+import ObjectModel
+
 /// Tells a property list's format from its first bytes, and says what other files look like.
 enum PropertyListSniffer {
     static func format(of file: PlistFile) throws(PropertyListError) -> PropertyListDocument.Format {
@@ -26,7 +28,7 @@ enum PropertyListSniffer {
         for start in ["<?xml", "<plist", "<!DOCTYPE plist", "<!--"] where text.starts(with: Array(start.utf8)) {
             return .xml
         }
-        if head.starts(with: Array("SQLite format 3".utf8)) { throw refuse("an SQLite database, not a property list") }
+        if FileContent.isSQLite(head) { throw refuse("an SQLite database, not a property list") }
         if let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "(") {
             throw refuse("text starting with '\(Character(Unicode.Scalar(first)))': an old-style (OpenStep) property list or JSON, which is not read",
                          "Convert it on a Mac with `plutil -convert xml1`.")

@@ -121,19 +121,17 @@ public struct StoreAccount: Sendable {
                                    hint: "close the app that has the store open, then run the same command again; nothing was changed (the backup \(backup) can be removed)",
                                    failureKind: .storeBusy)
         }
-        guard rename(fresh, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(fresh)
-            throw MaintenanceError(path: path, problem: "cannot put the new store in place: \(reason)",
+        do {
+            try DurableFile.publish(fresh, as: path)
+        } catch let failure as DurableFile.Failure {
+            throw MaintenanceError(path: path, problem: "cannot put the new store in place: \(failure.reason)",
                                    hint: "the store was not changed; its data is also in \(backup)", failureKind: .ioFailure)
         }
-        DurableFile.syncFolder(folder)
         try CrashPoint.reach("account.reset.renamed")
         // The old external values: the new store refers to none, and the backup holds them all.
         let blobs = path + ".blobs"
         let aside = "\(folder)/.\(name).blobs.reset-\(getpid())"
-        if rename(blobs, aside) == 0 {
-            DurableFile.syncFolder(folder)
+        if (try? DurableFile.move(blobs, to: aside)) != nil {
             try CrashPoint.reach("account.reset.blobsMoved")
             try? FileManager.default.removeItem(atPath: aside)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 /// The files of a store's blob folder: blob files by digest, and anything else found there.
 struct BlobFolderListing {
@@ -8,7 +9,7 @@ struct BlobFolderListing {
         var path: String
         /// When it was last modified.
         var modified: Date
-        /// Whether it is a blob being written (`.<hex>.<pid>.tmp`) by a process that still runs.
+        /// Whether it is a blob being written (`.<hex>.<pid>.<random>.tmp`, ``DurableFile``'s temporary name) by a process that still runs.
         var isTemporaryOfLiveProcess: Bool
     }
 
@@ -57,15 +58,7 @@ struct BlobFolderListing {
     }
 
     private static func file(_ entry: Entry) -> File {
-        let owner = temporaryOwner(of: entry.url.lastPathComponent)
-        return File(path: entry.url.path, modified: entry.modified,
-                    isTemporaryOfLiveProcess: owner.map { kill($0, 0) == 0 || errno == EPERM } ?? false)
-    }
-
-    /// The pid in a temporary blob name `.<hex>.<pid>.tmp`.
-    private static func temporaryOwner(of name: String) -> Int32? {
-        let parts = name.split(separator: ".")
-        guard name.hasPrefix("."), parts.count == 3, parts[2] == "tmp" else { return nil }
-        return Int32(parts[1])
+        File(path: entry.url.path, modified: entry.modified,
+             isTemporaryOfLiveProcess: DurableFile.isTemporaryOfLiveProcess(entry.url.lastPathComponent))
     }
 }

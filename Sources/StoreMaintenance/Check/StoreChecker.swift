@@ -43,7 +43,7 @@ public struct StoreChecker: Sendable {
         }
         let magic = (try? header.read(upToCount: 16)) ?? Data()
         try? header.close()
-        guard magic == Data("SQLite format 3\u{0}".utf8) else {
+        guard FileContent.isSQLite(magic) else {
             return failed(CheckFailure(kind: .badInput, message: "\(path): is not a SQLite database",
                                        hint: "give the path of a store made by storekeep"))
         }

@@ -294,9 +294,7 @@ public struct Migrator {
     }
 
     private func contentName(for model: ManagedModel) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        let cleaned = String(model.name.map { allowed.contains($0) ? $0 : "-" }).drop { $0 == "." }
-        return cleaned.isEmpty ? "storekeep" : String(cleaned.prefix(200))
+        SyncName.made(from: model.name)
     }
 
     /// The target is a store file: a folder at its path is an output that cannot be created.

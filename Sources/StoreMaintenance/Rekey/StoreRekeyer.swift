@@ -43,9 +43,9 @@ public struct StoreRekeyer: Sendable {
     public func run() throws -> RekeyReport {
         let started = Date()
         CrashPoint.install()
-        guard SyncNamespace.isValidName(target) else {
+        guard SyncName.isValid(target) else {
             throw MaintenanceError(path: path, problem: "'\(target)' is not a usable content name",
-                                   hint: "use 1 to 200 ASCII letters, digits, '.', '_' or '-', not starting with '.'", failureKind: .usage)
+                                   hint: SyncName.rule, failureKind: .usage)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: container, isDirectory: &isFolder), isFolder.boolValue else {

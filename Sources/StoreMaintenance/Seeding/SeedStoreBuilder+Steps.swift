@@ -109,7 +109,8 @@ extension SeedStoreBuilder {
 
     /// Makes the built file one self-contained, checked, durable file and returns its records per
     /// seed entity: rollback journal instead of WAL, compacted, SQLite's integrity check clean, the
-    /// configuration's entities and nothing else, `expected` records in all, fsynced.
+    /// configuration's entities and nothing else, `expected` records in all (fsynced when
+    /// ``DurableFile/publish(_:as:replacing:)`` puts it in place).
     func verify(_ temporary: String, expected: Int, configuration: String, user: SyncStore) throws -> [String: Int] {
         func broken(_ problem: String) -> MaintenanceError {
             MaintenanceError(path: temporary, problem: "the seed store built is not usable: \(problem)",
@@ -127,12 +128,6 @@ extension SeedStoreBuilder {
         case .foreignTable(let stranger)?: throw broken("it has the table \(stranger), which holds no entity of configuration \(configuration)")
         case nil: break
         }
-        let descriptor = open(temporary, O_RDONLY)
-        guard descriptor >= 0, fsync(descriptor) == 0 else {
-            if descriptor >= 0 { close(descriptor) }
-            throw broken("it cannot be synced to disk (\(String(cString: strerror(errno))))")
-        }
-        close(descriptor)
         let built = try SyncStore.open(at: temporary, readOnly: true)
         if let problem = SyncStore.seedStoreMismatch(built.metadata.seedConfiguration, model: built.model, for: configuration, of: user.model) { throw broken(problem) }
         let seedEntities = Set(user.model.seedEntities(of: configuration).map(\.name))

@@ -108,12 +108,13 @@ public struct SeedStoreBuilder: Sendable {
             unlink(previous)
             if link(target, previous) == 0 { report.previous = previous }
         }
-        guard rename(temporary, target) == 0 else {
-            throw MaintenanceError(path: target, problem: "cannot put the new seed store in place: \(String(cString: strerror(errno)))",
+        do {
+            try DurableFile.publish(temporary, as: target)
+        } catch let failure as DurableFile.Failure {
+            throw MaintenanceError(path: target, problem: "cannot put the new seed store in place: \(failure.reason)",
                                    hint: "the old seed store is unchanged; check the folder's permissions and free space", failureKind: .ioFailure)
         }
         report.installed = true
-        DurableFile.syncFolder(folder)
         try CrashPoint.reach("seedStore.installed")
         return report
     }

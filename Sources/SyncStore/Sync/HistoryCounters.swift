@@ -10,20 +10,38 @@ import GRDB
 enum HistoryCounters {
     /// The next sequence number of the local `peer`, recorded as issued.
     static func nextSequence(of peer: String, in db: Database, path: String) throws -> Int64 {
+        // A crafted Int64.max would make the next number overflow (SQLite would turn it into a real).
+        let next = try StoreError.number(after: try lastIssued(by: peer, in: db, path: path), "the local peer's last sequence number", path: path)
+        guard try Int64.fetchOne(db, sql: "UPDATE sk_peer SET last_seq = ? WHERE peer = ? RETURNING last_seq", arguments: [next, peer]) != nil else {
+            try db.execute(sql: "INSERT INTO sk_peer (peer, is_local, first_seen, last_seq) VALUES (?, 1, ?, ?)",
+                           arguments: [peer, Date().timeIntervalSince1970, next])
+            return next
+        }
+        return next
+    }
+
+    /// The last sequence number `peer` has issued: its counter, or the largest number the history
+    /// holds when the counter is behind it (a store written around storekeep, an old format).
+    static func lastIssued(by peer: String, in db: Database, path: String) throws -> Int64 {
         let held = try db.storedValue(Int64.self, sql: "SELECT MAX(seq) FROM sk_transaction WHERE peer = ?", arguments: [peer],
                                       table: "sk_transaction", row: "the transactions of peer \(peer)", store: path) ?? 0
         let counter = try db.storedValue(Int64.self, sql: "SELECT last_seq FROM sk_peer WHERE peer = ?", arguments: [peer],
                                          table: "sk_peer", row: "peer \(peer)", store: path) ?? 0
-        // A crafted Int64.max would make the next number overflow (SQLite would turn it into a real).
-        _ = try StoreError.number(after: max(held, counter), "the local peer's last sequence number", path: path)
-        guard let issued = try Int64.fetchOne(db, sql: """
-            UPDATE sk_peer SET last_seq = MAX(last_seq, ?) + 1 WHERE peer = ? RETURNING last_seq
-            """, arguments: [held, peer]) else {
-            try db.execute(sql: "INSERT INTO sk_peer (peer, is_local, first_seen, last_seq) VALUES (?, 1, ?, ?)",
-                           arguments: [peer, Date().timeIntervalSince1970, held + 1])
-            return held + 1
-        }
-        return issued
+        return max(held, counter)
+    }
+
+    /// Moves the counters of the local peer (or, with `allPeers`, of every peer) up to the largest
+    /// sequence number the history holds for it, in SQL: the same rule as ``lastIssued(by:in:path:)``,
+    /// for a store upgraded to format 4 and for `repair`.
+    ///
+    /// - Returns: whether any counter moved.
+    @discardableResult
+    static func catchUpWithHistory(allPeers: Bool, in db: Database) throws -> Bool {
+        try db.execute(sql: """
+            UPDATE sk_peer SET last_seq = MAX(last_seq, COALESCE((SELECT MAX(seq) FROM sk_transaction t WHERE t.peer = sk_peer.peer), 0))
+            \(allPeers ? "" : "WHERE is_local != 0")
+            """)
+        return db.changesCount > 0
     }
 
     /// The hybrid clock reading of a new local transaction, recorded as the store's latest.
