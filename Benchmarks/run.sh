@@ -12,6 +12,7 @@
 #   BENCH_BIG_SPEECHES=4000000   size of that run
 #   BENCH_REPAIR_FINDINGS=1000000  dangling references `storekeep repair` fixes (and a tenth as many)
 #   BENCH_ONLY=repair            only the repair measurement (the others are skipped)
+#   BENCH_ONLY=plist             only the property-list migrations (the three layouts and the C insert)
 #   BENCH_ONLY=sync              only the Core Data migration and what stands on its store: sync, rekey,
 #                                archive (and, with BENCH_4M=1, sync's peak memory at the big size)
 #   BENCH_ARCHIVE_SPEECHES=400000  speeches (a recording every third) migrated and exported for archive
@@ -47,7 +48,7 @@ positive BENCH_BIG_SPEECHES "$big"; positive BENCH_RUNS "$runs"; positive BENCH_
 [[ $big_case == 0 || $big_case == 1 ]] || fail "BENCH_4M must be 0 or 1, not '$big_case'"
 positive BENCH_REPAIR_FINDINGS "$repair_findings"
 (( repair_findings >= 10 )) || fail "BENCH_REPAIR_FINDINGS must be at least 10 (a tenth of it is measured too)"
-[[ $only == all || $only == repair || $only == sync ]] || fail "BENCH_ONLY must be all, repair or sync, not '$only'"
+[[ $only == all || $only == repair || $only == sync || $only == plist ]] || fail "BENCH_ONLY must be all, repair, sync or plist, not '$only'"
 
 work=${BENCH_WORK:-Benchmarks/.work}
 build=${STOREKEEP_BUILD:-.build/release}
@@ -195,7 +196,7 @@ fi
 
 # 1. Property list → store, per layout: storekeep, the Python reference, and the simplest script
 # (information), alternating; then the bare C insert of the same rows.
-if [[ $only == all ]]; then
+if [[ $only == all || $only == plist ]]; then
 plist_layout() { # PREFIX FILE SPEECHES: one layout's runs
     local prefix=$1 file=$2 count=$3
     record "$prefix.speeches" "$count"
@@ -229,6 +230,12 @@ for prefix in plist plistcf plistxml; do
             "$work/reference-$prefix-$run.db.blobs" "$work/simplest-$prefix-$run.db"
     done
 done
+fi
+
+if [[ $only == plist ]]; then
+    record machine.load_after "$(cut -d' ' -f1 /proc/loadavg)"
+    python3 Benchmarks/report.py "$measurements" "$work/results.json"
+    exit 0
 fi
 
 # 2. Core Data store → store.

@@ -46,7 +46,7 @@ final class BinaryPlistReader {
     /// Scalars that elements share (plistlib and CFBinaryPlist write an equal value once and refer
     /// to it from everywhere), decoded once: without it every element re-reads them from the far
     /// part of the file where they were first written.
-    @exclusivity(unchecked) var sharedScalars = ReferenceCache<PropertyListValue>(capacity: 16_384, ways: 4)
+    @exclusivity(unchecked) var sharedScalars = ReferenceCache<PropertyListValue>(capacity: 8_192, ways: 4)
     /// Shared single values a checking walk has already read (see ``sharedScalars``). The cache is
     /// direct-mapped, so a checking reader gives it many more places than a file has shared values
     /// (a million speeches share some 6,000 durations): with 8,192 places, collisions made
