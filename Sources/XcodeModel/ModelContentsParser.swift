@@ -69,22 +69,14 @@ final class ModelContentsParser: NSObject, XMLParserDelegate {
             throw XcodeModelError(path: path, line: 1, problem: "the model file is empty", hint: emptyHint)
         }
         let delegate = ModelContentsParser(path: path)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        let succeeded = parser.parse()
+        let parsed = XMLDocumentParse(data, delegate: delegate)
         if let failure = delegate.failure { throw failure }
-        // On Linux, libxml2 recovers from some errors and `parse()` still returns true.
-        if !succeeded || parser.parserError != nil {
-            let reason = parser.parserError.map { XMLErrorText.reason(of: $0) } ?? "the parser stopped"
-            throw XcodeModelError(
-                path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
-                problem: "malformed XML: \(reason)", hint: Self.malformedHint)
+        if let reason = parsed.failure {
+            throw XcodeModelError(path: path, line: parsed.line, column: parsed.column, problem: "malformed XML: \(reason)", hint: Self.malformedHint)
         }
         let result = delegate.result
         guard result.hasModelElement else {
-            throw XcodeModelError(path: path, line: max(parser.lineNumber, 1), problem: "the file holds no <model> element", hint: emptyHint)
+            throw XcodeModelError(path: path, line: parsed.line, problem: "the file holds no <model> element", hint: emptyHint)
         }
         guard !result.entities.isEmpty else {
             throw XcodeModelError(

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import ObjectModel
 
 /// Reads the `.xccurrentversion` file of an `.xcdatamodeld` bundle: an XML property list whose
@@ -53,15 +50,13 @@ public struct XcodeCurrentVersionReader: Sendable {
             }
             raw = name
         } else {
-            let parser = XMLParser(data: data)
             let reader = CurrentVersionPlistParser()
-            parser.delegate = reader
-            guard parser.parse() else {
-                let reason = parser.parserError.map(XMLErrorText.reason(of:)) ?? "the XML is not well-formed"
-                throw XcodeModelError(path: url.path, line: parser.lineNumber, problem: "not a property list: malformed XML: \(reason)", hint: hint)
+            let parsed = XMLDocumentParse(data, delegate: reader)
+            if let reason = parsed.failure {
+                throw XcodeModelError(path: url.path, line: parsed.line, problem: "not a property list: malformed XML: \(reason)", hint: hint)
             }
             if let open = reader.unclosedElement {
-                throw XcodeModelError(path: url.path, line: parser.lineNumber, problem: "not a property list: malformed XML: the file ends inside <\(open)>", hint: hint)
+                throw XcodeModelError(path: url.path, line: parsed.line, problem: "not a property list: malformed XML: the file ends inside <\(open)>", hint: hint)
             }
             guard reader.rootElement == "dict" else {
                 throw XcodeModelError(path: url.path, problem: "the property list is not a dictionary", hint: hint)

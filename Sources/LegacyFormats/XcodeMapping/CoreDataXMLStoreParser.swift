@@ -39,15 +39,10 @@ final class CoreDataXMLStoreParser: NSObject, XMLParserDelegate {
     /// The objects of `data`, the content of the file at `path`.
     static func parse(_ data: Data, path: String) throws(XcodeMappingError) -> [CoreDataXMLStoreObject] {
         let delegate = CoreDataXMLStoreParser(path: path)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        let succeeded = parser.parse()
+        let parsed = XMLDocumentParse(data, delegate: delegate)
         if let failure = delegate.failure { throw failure }
-        if !succeeded || parser.parserError != nil {
-            let reason = parser.parserError.map { XMLErrorText.reason(of: $0) } ?? "the parser stopped"
-            throw XcodeMappingError(path: path, problem: "malformed XML at line \(max(parser.lineNumber, 1)): \(reason)",
+        if let reason = parsed.failure {
+            throw XcodeMappingError(path: path, problem: "malformed XML at line \(parsed.line): \(reason)",
                                     hint: "restore the mapping model from version control or re-save it in Xcode")
         }
         guard delegate.sawDatabase else {
