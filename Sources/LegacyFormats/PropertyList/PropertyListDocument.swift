@@ -118,10 +118,12 @@ public final class PropertyListDocument {
             guard let (scanner, markup) = try xml.locate(keys) else { return nil }
             try requireArray(markup.tag.typeName, path, line: scanner.line)
             let count = try xml.walk(scanner, markup, depth: 0, node: nil, shapeDepth: 0, checkLeaves: false)
-            if keys.count == 1 { xml.index.record(keys[0], extent: .init(typeName: markup.tag.typeName, count: count)) }
-            // The keys after a top-level array cost little once it is read through: later lookups
-            // of them (a mapping's `version` check, in plistlib's sorted order) then skip the array.
-            if keys.count == 1 { xml.indexRemainingTopLevelKeys(scanner) }
+            if keys.count == 1 {
+                xml.index.record(keys[0], extent: .init(typeName: markup.tag.typeName, count: count))
+                // The keys after a top-level array cost little once it is read through: later lookups
+                // of them (a mapping's `version` check, in plistlib's sorted order) then skip the array.
+                xml.indexRemainingTopLevelKeys(scanner)
+            }
             return count
         }
     }

@@ -34,15 +34,10 @@ struct XMLPlistReader {
                     if depth == 0 { index.markComplete() }
                     return nil
                 }
-                let name = keyTag.kind == .empty ? "" : String(decoding: try scanner.readContent(of: .key, keep: true), as: UTF8.self)
+                let name = try lookupKeyName(scanner, keyTag)
                 if depth == 0 { index.record(name, at: .init(offset: scanner.offset, line: scanner.line)) }
                 let value = try nextValue(scanner, after: "the key '\(name)'")
-                if name == key {
-                    found = value
-                } else {
-                    let count = try walk(scanner, value, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
-                    if depth == 0 { index.record(name, extent: .init(typeName: value.tag.typeName, count: count)) }
-                }
+                if name == key { found = value } else { try skip(scanner, value, recordingAs: depth == 0 ? name : nil) }
             }
             if let found { current = found }
             depth += 1
@@ -56,16 +51,27 @@ struct XMLPlistReader {
     func indexRemainingTopLevelKeys(_ scanner: XMLPlistScanner) {
         do {
             while let keyTag = try nextKey(scanner) {
-                let name = keyTag.kind == .empty ? "" : String(decoding: try scanner.readContent(of: .key, keep: true), as: UTF8.self)
+                let name = try lookupKeyName(scanner, keyTag)
                 index.record(name, at: .init(offset: scanner.offset, line: scanner.line))
-                let value = try nextValue(scanner, after: "the key '\(name)'")
-                let count = try walk(scanner, value, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
-                index.record(name, extent: .init(typeName: value.tag.typeName, count: count))
+                try skip(scanner, try nextValue(scanner, after: "the key '\(name)'"), recordingAs: name)
             }
             index.markComplete()
         } catch {
             return
         }
+    }
+
+    /// The text of the `<key>` just read, as a lookup compares it (no UTF-8 check: a key that is
+    /// not valid UTF-8 matches no key asked for).
+    private func lookupKeyName(_ scanner: XMLPlistScanner, _ keyTag: PlistMarkup) throws(PropertyListError) -> String {
+        keyTag.kind == .empty ? "" : String(decoding: try scanner.readContent(of: .key, keep: true), as: UTF8.self)
+    }
+
+    /// Reads past the value whose start tag was just read; for a top-level value (`name` given),
+    /// records in ``index`` what it held.
+    private func skip(_ scanner: XMLPlistScanner, _ value: PlistMarkup, recordingAs name: String?) throws(PropertyListError) {
+        let count = try walk(scanner, value, depth: 1, node: nil, shapeDepth: 0, checkLeaves: false)
+        if let name { index.record(name, extent: .init(typeName: value.tag.typeName, count: count)) }
     }
 
     /// Reads the `<plist>` start tag (optional) and the start tag of the root value.
