@@ -58,7 +58,20 @@ enum StorekeepProcess {
         in directory: URL? = nil,
         timeout: TimeInterval = 60
     ) throws -> ProcessResult {
-        let binary = try binaryURL()
+        try run(executable: binaryURL(), arguments, environment: environment, in: directory, timeout: timeout)
+    }
+
+    /// Runs the program at `executable` with `arguments` (as ``run(_:environment:in:timeout:)``
+    /// runs storekeep: a minimal environment plus `environment`) and waits for it.
+    ///
+    /// - Throws: ``HarnessError`` when the run times out.
+    static func run(
+        executable binary: URL,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        in directory: URL? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let stdoutURL = scratch.url.appendingPathComponent("stdout")
@@ -84,7 +97,7 @@ enum StorekeepProcess {
             process.terminate()
             _ = finished.wait(timeout: .now() + 5)
             throw HarnessError(
-                description: "storekeep \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+                description: "\(binary.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
         }
         try stdoutHandle.close()
         try stderrHandle.close()

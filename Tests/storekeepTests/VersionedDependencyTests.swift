@@ -7,33 +7,17 @@ import Testing
 /// `XcodeModel`, creates a store with `SyncStore`, saves a record and reads it back.
 @Suite("a package depending on storekeep by version")
 struct VersionedDependencyTests {
-    /// Runs `executable` with `arguments` in `directory`; its output, or an issue with it.
+    /// Runs `executable` (found on `PATH`, or a path) with `arguments` in `directory`; its
+    /// standard output, or an error with its output and errors when it fails.
     @discardableResult
     private func run(_ executable: String, _ arguments: [String], in directory: URL, timeout: TimeInterval = 900) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        process.currentDirectoryURL = directory
-        let log = directory.appendingPathComponent(".run-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            throw StorekeepProcess.HarnessError(description: "\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+        let result = try StorekeepProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), [executable] + arguments,
+                                              in: directory, timeout: timeout)
+        guard result.status == 0 else {
+            throw StorekeepProcess.HarnessError(
+                description: "\(executable) \(arguments.joined(separator: " ")) exited \(result.status):\n\((result.stdout + result.stderr).suffix(4_000))")
         }
-        try handle.close()
-        let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-        try? FileManager.default.removeItem(at: log)
-        guard process.terminationStatus == 0 else {
-            throw StorekeepProcess.HarnessError(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(output.suffix(4_000))")
-        }
-        return output
+        return result.stdout
     }
 
     /// A git repository holding the package's tracked files as they are now, tagged 1.0.0.
