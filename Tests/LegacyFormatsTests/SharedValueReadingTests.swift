@@ -29,6 +29,16 @@ struct SharedValueReadingTests {
         ]
     }
 
+    /// A Speech Timer data file of `count` speeches without recordings, written by the
+    /// repository's generator `script` into `fixture`'s folder.
+    static func speeches(_ count: Int, writtenBy script: String, in fixture: PropertyListFixture) throws -> URL {
+        let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(script)
+        try fixture.python("import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')",
+                           [generator.path, "speeches.bplist", "--speeches", String(count), "--recording-every", "0"])
+        return fixture.url("speeches.bplist")
+    }
+
     @Test func everyElementReadsItsOwnValuesThroughTheSharedValueCache() throws {
         let fixture = try PropertyListFixture()
         try fixture.python(Self.writer)
@@ -54,11 +64,7 @@ struct SharedValueReadingTests {
     /// (collisions in a cache of 8,192 places) went back again and again: 5.9 times the file.
     @Test func aValidatingCopyReadsTheFileFewTimes() throws {
         let fixture = try PropertyListFixture()
-        let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Benchmarks/generate-speechtimer-bplist.py")
-        try fixture.python("import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')",
-                           [generator.path, "speeches.bplist", "--speeches", "100000", "--recording-every", "0"])
-        let document = try PropertyListDocument.open(at: fixture.url("speeches.bplist"))
+        let document = try PropertyListDocument.open(at: try Self.speeches(100_000, writtenBy: "Benchmarks/generate-speechtimer-bplist.py", in: fixture))
         let copy = try document.reopenedForValidation()
         try copy.validate()
         let filePages = Int((document.fileSize + 4095) / 4096)
@@ -73,11 +79,7 @@ struct SharedValueReadingTests {
     /// direct-mapped cache of 8,192 places lost more of the 5,500 durations and read 1.31 times.
     @Test func aMigrationReadOfAPlistlibFileReadsItsPagesAboutOnce() throws {
         let fixture = try PropertyListFixture()
-        let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/generate-speechtimer-plist.py")
-        try fixture.python("import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')",
-                           [generator.path, "speeches.bplist", "--speeches", "100000", "--recording-every", "0"])
-        let document = try PropertyListDocument.open(at: fixture.url("speeches.bplist"))
+        let document = try PropertyListDocument.open(at: try Self.speeches(100_000, writtenBy: "scripts/generate-speechtimer-plist.py", in: fixture))
         let selection = PropertyListKeySelection(keys: ["id", "title", "speaker", "type", "date", "duration", "notes"])
         var seen = 0
         try document.forEachElement(atKeyPath: "speeches", selecting: selection) { _, values, _ in
