@@ -15,6 +15,13 @@ extension DurableFile {
         /// The `errno` value, when the system gave one.
         public var code: Int32
 
+        /// A failure of `reason` on `path`, with the system's `code`.
+        public init(path: String, reason: String, code: Int32) {
+            self.path = path
+            self.reason = reason
+            self.code = code
+        }
+
         /// `<path>: cannot <reason>`.
         public var description: String { "\(path): cannot \(reason)" }
 

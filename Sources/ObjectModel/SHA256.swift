@@ -41,6 +41,14 @@ public struct SHA256: ~Copyable {
         }
     }
 
+    /// A digest in the same state as this one, to end separately (the digest of a prefix and of
+    /// the whole, in one pass).
+    public func copy() -> SHA256 {
+        let other = SHA256()
+        _ = EVP_MD_CTX_copy_ex(other.context, context)
+        return other
+    }
+
     /// Ends the digest and returns its 32 bytes.
     public consuming func finalize() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)

@@ -30,8 +30,16 @@ public struct BaselineHeader: Codable, Hashable, Sendable, FramedFile.Header {
     /// baselines written before the key existed (a reader then takes the making peer's manifest's account).
     public var account: String?
 
-    /// The current baseline file format.
+    /// For a snapshot baseline (format 2): the bytes of the SQLite database file at the start of
+    /// its body, and the number of blob files after it; absent in format 1.
+    public var snapshotBytes: Int64?
+    public var blobFiles: Int?
+
+    /// The baseline format whose body is the encoded snapshot (``BaselineEncoder``'s records).
     public static let currentFormat = 1
+    /// The baseline format whose body is a copy of the store's database file and its blob files
+    /// (``SnapshotBaseline``).
+    public static let snapshotFormat = 2
 
     /// A header; the compression and sizes are filled in when the file is encoded.
     public init(contentName: String, modelHash: String, peer: String, vector: [String: Int64], latestClock: Int64,

@@ -63,6 +63,19 @@ enum FramedFile {
         return try? JSONDecoder().decode(H.self, from: bytes.suffix(length))
     }
 
+    /// The length of the header of the framed file at `path` (read from its first bytes).
+    ///
+    /// - Throws: ``ContainerError`` `damagedLog` when the file does not start with `signature`.
+    static func headerLength(of path: String, signature: [UInt8]) throws -> Int {
+        let prefix = signature.count + 4
+        guard let start = try FolderStorage().read(path, limit: prefix), start.count == prefix, Array(start.prefix(signature.count)) == signature else {
+            throw ContainerError(.damagedLog, path: path, message: "does not start with its signature", hint: "the file is damaged or was not written by storekeep")
+        }
+        var length = 0
+        for index in 0..<4 { length |= Int(start[start.startIndex + signature.count + index]) << (8 * index) }
+        return length
+    }
+
     /// The header and the decompressed body, after checking the signature, the checksum and the sizes.
     ///
     /// - Throws: ``ContainerError`` `damagedLog`, naming `path` and what is wrong.

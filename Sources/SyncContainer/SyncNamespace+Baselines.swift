@@ -31,7 +31,59 @@ extension SyncNamespace {
     /// The header of a baseline, read without its body (nothing is checked but the signature):
     /// to decide whether it is the one wanted before reading it whole.
     public func baselineHeader(_ name: String) -> BaselineHeader? {
-        FramedFile.header(signature: Self.baselineSignature, as: BaselineHeader.self) { try? storage.read("\(baselineFolder)/\(name)", limit: $0) }
+        for signature in [Self.baselineSignature, SnapshotBaseline.signature] {
+            if let header = FramedFile.header(signature: signature, as: BaselineHeader.self, readingFirst: { try? storage.read("\(baselineFolder)/\(name)", limit: $0) }) {
+                return header
+            }
+        }
+        return nil
+    }
+
+    /// Publishes a snapshot baseline (format 2, ``SnapshotBaseline``): the store's database file
+    /// and blob files copied into the namespace, streamed; a baseline of the same name (an earlier
+    /// run's) is checked and kept.
+    ///
+    /// - Returns: the file's path and the SHA-256 of its bytes.
+    @discardableResult
+    public func publishSnapshotBaseline(header: BaselineHeader, database: String, databaseBytes: Int64,
+                                        blobs: [SnapshotBaseline.Blob]) throws -> (path: String, sha256: String) {
+        let path = "\(baselineFolder)/\(header.fileName)"
+        return (path, try SnapshotBaseline.write(header: header, database: database, databaseBytes: databaseBytes, blobs: blobs, to: path))
+    }
+
+    /// Reads a baseline of either format whole, a block at a time for a snapshot, and checks its
+    /// checksum and that it is this namespace's: what a writer does after publishing one, and a
+    /// follower of a redirect before trusting it.
+    ///
+    /// - Returns: its header and the SHA-256 of the file.
+    public func verifyBaseline(_ name: String) throws -> (header: BaselineHeader, sha256: String) {
+        let path = "\(baselineFolder)/\(name)"
+        if baselineHeader(name)?.format == BaselineHeader.snapshotFormat {
+            let (header, sha) = try SnapshotBaseline.verify(path)
+            try requireOwn(header, path: path)
+            return (header, sha)
+        }
+        let (header, _) = try readBaseline(name)
+        return (header, try sha256(ofBaseline: name))
+    }
+
+    /// Checks a snapshot baseline and writes its database file to `database` and its blob files
+    /// into `blobFolder` (laid out as a store's), for a peer that imports it; nothing is left
+    /// written when it is damaged.
+    public func extractSnapshotBaseline(_ name: String, database: String, blobFolder: String) throws -> BaselineHeader {
+        let path = "\(baselineFolder)/\(name)"
+        guard let header = baselineHeader(name), header.format == BaselineHeader.snapshotFormat else {
+            throw SnapshotBaseline.damaged(path, "it is not a snapshot baseline")
+        }
+        try requireOwn(header, path: path)
+        return try SnapshotBaseline.read(path, into: (database, blobFolder)).header
+    }
+
+    private func requireOwn(_ header: BaselineHeader, path: String) throws {
+        guard header.contentName == contentName, header.modelHash == modelHash else {
+            throw ContainerError(.foreignLog, path: path, message: "is a baseline of \(header.contentName)/\(header.modelHash.prefix(12)), not of this namespace",
+                                 hint: "a file was copied into the wrong folder; move it away")
+        }
     }
 
     /// Reads and checks a baseline: its checksum, and that it is this namespace's.

@@ -123,8 +123,9 @@ extension SyncStore {
         return result
     }
 
-    /// Which of `candidates` a binary column of some entity table refers to (`sha256:<hex>`).
-    private func referencedDigests(among candidates: Set<String>, in db: Database) throws -> Set<String> {
+    /// Which of `candidates` (every digest, when `nil`) a binary column of some entity table
+    /// refers to (`sha256:<hex>`).
+    func referencedDigests(among candidates: Set<String>?, in db: Database) throws -> Set<String> {
         var found = Set<String>()
         var seen = Set<String>()
         for entity in model.entities {
@@ -136,7 +137,7 @@ extension SyncStore {
                 while let value = try values.next() {
                     guard value.hasPrefix(BlobStore.referencePrefix) else { continue }
                     let digest = String(value.dropFirst(BlobStore.referencePrefix.count))
-                    if candidates.contains(digest) { found.insert(digest) }
+                    if candidates?.contains(digest) ?? (BlobStore.digest(inReference: value) != nil) { found.insert(digest) }
                 }
             }
         }

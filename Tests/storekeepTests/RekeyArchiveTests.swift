@@ -1,4 +1,6 @@
 import Foundation
+import ObjectModel
+import SyncStore
 import Testing
 
 /// `rekey` and `archive` through the real binary: every peer follows a rekey, archives verify and
@@ -99,5 +101,32 @@ struct RekeyArchiveTests {
         let joined = try StorekeepProcess.run(["digest", fresh, "--json"]).jsonObject()["digest"] as? String
         #expect(joined == (try peers.digest("B")))
         #expect(try peers.digest("A") == peers.digest("B"))
+    }
+
+    @Test("a new peer gets a recording kept in an external file from the rekey's snapshot baseline, and the same content")
+    func snapshotBaselineCarriesBlobs() throws {
+        let peers = try SyncPeers(["A"])
+        defer { peers.directory.remove() }
+        let recording = Data((0..<9_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let speech = #"{"op":"insert","entity":"Speech","id":"S1","values":{"title":"recorded","date":"2026-11-25T10:00:00Z","duration":30.5,"recording":"\#(recording.base64EncodedString())"}}"#
+        #expect(try peers.apply("A", [speech, SpeechLines.type("T1", "Toast")]).status == 0)
+        #expect(try peers.sync("A").status == 0)
+        let rekey = try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "SpeechTimer-2", "--json"])
+        #expect(rekey.status == 0, "\(rekey)")
+        let baseline = URL(fileURLWithPath: try #require(try rekey.jsonObject()["baseline"] as? String))
+        let header = try FramedFileSurgery.header(baseline)
+        #expect(header["format"] as? Int == 2 && header["blobFiles"] as? Int == 1, "\(header)")
+        // The old content name's logs leave for an archive: only the baseline can bring S1 now.
+        for folder in try FileManager.default.subpathsOfDirectory(atPath: peers.container) where folder.hasSuffix(".sklog") {
+            try FileManager.default.removeItem(atPath: "\(peers.container)/\(folder)")
+        }
+        let fresh = peers.directory.url.appendingPathComponent("N.store").path
+        #expect(try StorekeepProcess.run(["init", fresh, "--model", ModelFiles.speechTimer, "--content-name", "SpeechTimer-2", "--peer-id", "N"]).status == 0)
+        let joined = try StorekeepProcess.run(["sync", fresh, "--container", peers.container, "--json"])
+        #expect(joined.status == 0, "\(joined)")
+        #expect(try StorekeepProcess.run(["digest", fresh, "--json"]).jsonObject()["digest"] as? String == (try peers.digest("A")))
+        #expect(try SyncStore.open(at: fresh, readOnly: true).record(GlobalID("S1"))?.values["recording"] == .binary(recording))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: peers.directory.url.path).filter { $0.contains(".baseline-") }
+        #expect(leftovers.isEmpty, "the unpacked snapshot is removed: \(leftovers)")
     }
 }

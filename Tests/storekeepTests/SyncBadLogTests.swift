@@ -175,11 +175,12 @@ struct SyncBadLogTests {
             bytes[bytes.count / 2] ^= 0x20
             try bytes.write(to: baseline)
         } else {
-            // The speech's title (tag 3, length 3, "one") given the unknown tag 23: the checksum is right.
-            try FramedFileSurgery.rewrite(baseline) { _, body in
-                let marker: [UInt8] = [3, 3] + Array("one".utf8)
-                guard let index = (0...(body.count - marker.count)).first(where: { Array(body[$0..<($0 + marker.count)]) == marker }) else { return }
-                body[index] = 23
+            // A snapshot baseline whose database is not a SQLite file any more: the checksum is right.
+            try FramedFileSurgery.rewrite(baseline) { header, body in
+                #expect(header["format"] as? Int == 2, "archive writes snapshot baselines")
+                let magic = Array("SQLite format 3\0".utf8)
+                #expect(Array(body.prefix(magic.count)) == magic)
+                body.replaceSubrange(0..<magic.count, with: Array("not a database!\0".utf8))
             }
         }
         let fresh = peers.directory.url.appendingPathComponent("N.store").path

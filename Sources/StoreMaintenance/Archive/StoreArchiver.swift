@@ -74,15 +74,10 @@ public struct StoreArchiver: Sendable {
            report.watermark.allSatisfy({ $0.value <= (header.vector[$0.key] ?? 0) }) {
             baselinePath = "\(namespace.baselineFolder)/\(newest)"
         } else {
-            let encoder = BaselineEncoder()
-            let coverage = try store.exportBaseline(into: encoder)
-            let header = BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: store.metadata.peerID,
-                                        vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
-                                        memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "archive",
-                                        account: store.metadata.accountToken)
-            baselinePath = try namespace.publishBaseline(header: header, body: encoder.bytes).path
+            let published = try SnapshotBaselines.publish(of: store, into: namespace, reason: "archive")
+            baselinePath = "\(namespace.baselineFolder)/\(published.name)"
             try CrashPoint.reach("archive.baseline.written")
-            _ = try namespace.readBaseline(URL(fileURLWithPath: baselinePath).lastPathComponent)
+            _ = try namespace.verifyBaseline(published.name)
         }
         report.baseline = baselinePath
         // The archive: written (or found, from a run that was stopped), then read back whole.

@@ -80,35 +80,41 @@ public struct StoreRekeyer: Sendable {
             store = try SyncStore.open(at: path, readOnly: options.dryRun)
         }
         try CrashPoint.reach("rekey.synced")
-        // 2. The baseline of the new content name (the redirect's, when an earlier run got that far).
-        let encoder = BaselineEncoder()
-        let coverage = try store.exportBaseline(into: encoder)
-        report.baselineRecords = encoder.records
-        report.baselineMemberships = encoder.memberships
-        report.baselineTombstones = encoder.tombstones
+        // 2. The baseline of the new content name (the redirect's, when an earlier run got that far):
+        // a snapshot of the store's files, copied, then read back and checked.
         guard !options.dryRun else {
+            let encoder = BaselineEncoder()
+            _ = try store.exportBaseline(into: encoder)
+            report.baselineRecords = encoder.records
+            report.baselineMemberships = encoder.memberships
+            report.baselineTombstones = encoder.tombstones
             report.baseline = "\(destination.baselineFolder)/(new)"
             report.redirect = source.redirectPath
             report.seconds = Date().timeIntervalSince(started)
             return report
         }
-        let header = BaselineHeader(contentName: target, modelHash: store.metadata.modelHash, peer: store.metadata.peerID,
-                                    vector: coverage.vector, latestClock: coverage.latestClock.rawValue, records: encoder.records,
-                                    memberships: encoder.memberships, tombstones: encoder.tombstones, reason: "rekey",
-                                    account: store.metadata.accountToken)
         let baseline: String
         let baselineSHA: String
+        let covered: BaselineHeader
         if let existing = try source.redirect() {
             baseline = existing.baseline
             baselineSHA = existing.baselineSHA256
-            _ = try destination.readBaseline(existing.baseline)
+            (covered, _) = try destination.verifyBaseline(existing.baseline)
         } else {
-            let (file, sha) = try destination.publishBaseline(header: header, body: encoder.bytes)
+            let published = try SnapshotBaselines.publish(of: store, into: destination, reason: "rekey")
             try CrashPoint.reach("rekey.baseline.written")
-            _ = try destination.readBaseline(header.fileName)
-            baseline = URL(fileURLWithPath: file).lastPathComponent
+            let (header, sha) = try destination.verifyBaseline(published.name)
+            guard sha == published.sha256 else {
+                throw ContainerError(.io, path: "\(destination.baselineFolder)/\(published.name)", message: "does not read back as written",
+                                     hint: "check the disk or share, then run the same command again")
+            }
+            baseline = published.name
             baselineSHA = sha
+            covered = header
         }
+        report.baselineRecords = covered.records
+        report.baselineMemberships = covered.memberships
+        report.baselineTombstones = covered.tombstones
         report.baseline = "\(destination.baselineFolder)/\(baseline)"
         try CrashPoint.reach("rekey.baseline.verified")
         // 3. The redirect in the old content name.
@@ -117,7 +123,6 @@ public struct StoreRekeyer: Sendable {
         report.redirect = source.redirectPath
         try CrashPoint.reach("rekey.redirect.written")
         // 4. Move the store: what the baseline holds of its own transactions is exported.
-        let (covered, _) = try destination.readBaseline(baseline)
         try store.switchContentName(to: target, exportedThrough: covered.vector[store.metadata.peerID] ?? 0,
                                     description: "rekey: content name \(old) → \(target), baseline \(baseline)")
         try CrashPoint.reach("rekey.switched")

@@ -8,11 +8,9 @@ extension SyncSession {
     /// what it did; a baseline that cannot be used is a finding.
     func applyBaselineIfNeeded() throws {
         guard let newest = try namespace.baselines().last else { return }
-        let (header, body): (BaselineHeader, [UInt8])
-        do {
-            (header, body) = try namespace.readBaseline(newest)
-        } catch let error as ContainerError {
-            report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: error.path, message: error.message, hint: error.hint))
+        guard let header = namespace.baselineHeader(newest) else {
+            report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: "\(namespace.baselineFolder)/\(newest)",
+                                               message: "its header cannot be read", hint: "move it away; the peer that wrote it can write another"))
             return
         }
         let watermarks = try store.importWatermarks()
@@ -30,6 +28,23 @@ extension SyncSession {
         guard needed else { return }
         guard !options.dryRun else {
             report.baselinesApplied.append("\(namespace.baselineFolder)/\(newest)")
+            return
+        }
+        // Read whole (and, for a snapshot, unpacked and encoded) only when it is needed.
+        let body: [UInt8]
+        do {
+            let (checked, encoded) = try SnapshotBaselines.body(of: newest, in: namespace, for: store)
+            guard checked.vector == header.vector else {
+                throw ContainerError(.damagedLog, path: "\(namespace.baselineFolder)/\(newest)", message: "changed while it was read", hint: "run sync again")
+            }
+            body = encoded
+        } catch let error as ContainerError {
+            report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: error.path, message: error.message, hint: error.hint))
+            return
+        } catch let error as StoreError {
+            report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: "\(namespace.baselineFolder)/\(newest)",
+                                               message: "its snapshot is not a usable store: \(error.message)",
+                                               hint: "the peer that wrote it (\(header.peer)) can write another with `storekeep archive` or `storekeep rekey`; move this one away"))
             return
         }
         let result: RemoteImportReport

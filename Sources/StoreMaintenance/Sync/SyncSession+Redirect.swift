@@ -25,8 +25,8 @@ extension SyncSession {
         let target = SyncNamespace(container: namespace.container, contentName: redirect.to, modelHash: redirect.modelHash)
         let header: BaselineHeader
         do {
-            (header, _) = try target.readBaseline(redirect.baseline)
-            let sha = try target.sha256(ofBaseline: redirect.baseline)
+            let sha: String
+            (header, sha) = try target.verifyBaseline(redirect.baseline)
             guard sha == redirect.baselineSHA256 else {
                 throw ContainerError(.damagedLog, path: "\(target.baselineFolder)/\(redirect.baseline)",
                                      message: "is not the baseline the redirect names: its SHA-256 is \(sha.prefix(16))…, the redirect's \(redirect.baselineSHA256.prefix(16))…",

@@ -1,0 +1,78 @@
+import Foundation
+import ObjectModel
+
+/// Writes a new file through a one-megabyte buffer (small writes gathered, large ones passed
+/// through): the streaming writer of snapshot baselines and what is taken out of them.
+final class BlockFileWriter {
+    private let descriptor: Int32
+    private let path: String
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    private var filled = 0
+    private var closed = false
+
+    /// Creates `file` (which must not exist) for writing; failures name `path`, the file it becomes.
+    init(creating file: String, for path: String) throws {
+        descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        self.path = path
+        guard descriptor >= 0 else {
+            let code = errno
+            buffer.deallocate()
+            throw ContainerError.writing(DurableFile.Failure(path: path, reason: "create \(file): \(String(cString: strerror(code)))", code: code))
+        }
+    }
+
+    deinit {
+        if !closed { _ = close(descriptor) }
+        buffer.deallocate()
+    }
+
+    /// Appends `bytes`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if filled + bytes.count > buffer.count { try flush() }
+        if bytes.count >= buffer.count {
+            try writeAll(UnsafeRawBufferPointer(start: source, count: bytes.count))
+            return
+        }
+        (buffer.baseAddress! + filled).copyMemory(from: source, byteCount: bytes.count)
+        filled += bytes.count
+    }
+
+    /// Writes what is buffered, fsyncs when `syncing`, and closes.
+    func finish(syncing: Bool = true) throws {
+        try flush()
+        closed = true
+        let failed = syncing && fsync(descriptor) != 0
+        let code = errno
+        let closeFailed = close(descriptor) != 0
+        if failed || closeFailed {
+            throw ContainerError.writing(DurableFile.Failure(path: path, reason: "\(failed ? "fsync" : "close"): \(String(cString: strerror(code)))", code: code))
+        }
+    }
+
+    /// Closes without writing what is buffered (the caller removes the file).
+    func abandon() {
+        guard !closed else { return }
+        closed = true
+        _ = close(descriptor)
+    }
+
+    private func flush() throws {
+        guard filled > 0, let base = buffer.baseAddress else { return }
+        try writeAll(UnsafeRawBufferPointer(start: base, count: filled))
+        filled = 0
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count, let base = bytes.baseAddress {
+            let count = Foundation.write(descriptor, base + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw ContainerError.writing(DurableFile.Failure(path: path, reason: "write: \(String(cString: strerror(code)))", code: code))
+            }
+            done += count
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import ObjectModel
+
+/// A snapshot baseline (format 2, `docs/container.md`, "Baselines"): a copy of a store's SQLite
+/// database file and of its blob files, framed like every container file, so that a rekey or an
+/// archive writes a baseline at the speed of a file copy instead of encoding every record.
+///
+/// ```
+/// signature        8 bytes ("SKBAS2\n\0")
+/// header length    4 bytes, little-endian
+/// header           UTF-8 JSON (a BaselineHeader: format 2, snapshotBytes, blobFiles, bodyBytes)
+/// database         snapshotBytes bytes: the store's SQLite database file
+/// blob*            SHA-256 of the blob (32 bytes), size (8 bytes, little-endian), its bytes
+/// SHA-256          32 bytes, of every byte before it
+/// ```
+///
+/// The writer streams: memory stays at one block, whatever the size of the store and its blobs.
+public enum SnapshotBaseline {
+    /// The first eight bytes of a snapshot baseline.
+    public static let signature: [UInt8] = Array("SKBAS2\n\0".utf8)
+
+    /// A blob file of the store: its SHA-256 (64 hex digits, its name in the store's blob folder),
+    /// where it is, and its size.
+    public struct Blob: Sendable {
+        /// The blob's SHA-256, 64 lowercase hex digits.
+        public let digest: String
+        /// The file.
+        public let path: String
+        /// Its size in bytes.
+        public let bytes: Int64
+
+        /// A blob file.
+        public init(digest: String, path: String, bytes: Int64) {
+            self.digest = digest
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
+    /// The bytes every blob takes before its content: digest and size.
+    static let blobPrefixBytes = 40
+
+    /// Writes a snapshot baseline to `path` durably (temporary name, fsync, published without
+    /// replacing: a baseline of the same name is the same content, and is kept).
+    ///
+    /// - Parameters:
+    ///   - database: the store's database file, which must not change while it is copied (the
+    ///     caller holds a read transaction on a checkpointed store); it must be `databaseBytes` long.
+    /// - Returns: the SHA-256 of the whole file (what a redirect names).
+    /// - Throws: ``ContainerError`` (`io`, `diskFull`; `io` when a source changed size while copied).
+    public static func write(header base: BaselineHeader, database: String, databaseBytes: Int64, blobs: [Blob], to path: String) throws -> String {
+        var header = base
+        header.format = BaselineHeader.snapshotFormat
+        header.compression = "none"
+        header.snapshotBytes = databaseBytes
+        header.blobFiles = blobs.count
+        let body = blobs.reduce(databaseBytes) { $0 + Int64(blobPrefixBytes) + $1.bytes }
+        guard body <= Int64(Int.max) else { throw ContainerError(.io, path: path, message: "the baseline would be too large", hint: "") }
+        header.bodyBytes = Int(body)
+        header.rawBytes = Int(body)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let headerBytes = Array(try encoder.encode(header))
+        try SyncNamespace.makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        if FileManager.default.fileExists(atPath: path) {
+            // Published by an earlier run that was stopped: the same name covers the same content.
+            return try verify(path).sha256
+        }
+        let temporary = DurableFile.temporaryPath(for: path)
+        let output = try BlockFileWriter(creating: temporary, for: path)
+        var digest = SHA256()
+        do {
+            var prefix = signature
+            withUnsafeBytes(of: UInt32(headerBytes.count).littleEndian) { prefix.append(contentsOf: $0) }
+            prefix += headerBytes
+            try prefix.withUnsafeBytes { bytes in
+                digest.update(bytes: bytes)
+                try output.write(bytes)
+            }
+            try BlockFileReader.copy(database, bytes: databaseBytes, into: output, digest: &digest)
+            for blob in blobs {
+                guard let raw = hexBytes(blob.digest) else {
+                    throw ContainerError(.io, path: blob.path, message: "is not named by a SHA-256", hint: "run `storekeep check` on the store")
+                }
+                var blobPrefix = raw
+                withUnsafeBytes(of: UInt64(blob.bytes).littleEndian) { blobPrefix.append(contentsOf: $0) }
+                try blobPrefix.withUnsafeBytes { bytes in
+                    digest.update(bytes: bytes)
+                    try output.write(bytes)
+                }
+                try BlockFileReader.copy(blob.path, bytes: blob.bytes, into: output, digest: &digest)
+            }
+            let whole = digest.copy()
+            let trailer = digest.finalize()
+            try trailer.withUnsafeBytes { try output.write($0) }
+            var file = whole
+            file.update(bytes: trailer.withUnsafeBytes { $0 })
+            try output.finish()
+            do {
+                try DurableFile.publish(temporary, as: path, replacing: false)
+            } catch let failure as DurableFile.Failure where failure.code == EEXIST {
+                return try verify(path).sha256
+            }
+            return file.finalizeHex()
+        } catch let failure as DurableFile.Failure {
+            unlink(temporary)
+            throw ContainerError.writing(failure)
+        } catch {
+            output.abandon()
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Reads the whole file and checks its checksum and sizes, a block at a time.
+    ///
+    /// - Returns: its header and the SHA-256 of the whole file.
+    /// - Throws: ``ContainerError`` `damagedLog` naming what is wrong; `missingLog` when it is gone.
+    public static func verify(_ path: String) throws -> (header: BaselineHeader, sha256: String) {
+        try read(path, into: nil)
+    }
+
+    /// Reads and checks the baseline at `path`, writing its database file to `database` and its
+    /// blob files into `blobFolder` (`<2 hex digits>/<64 hex digits>`, the store blob folder's
+    /// layout) when given. When the checksum does not match, what was written is removed.
+    ///
+    /// - Returns: its header and the SHA-256 of the whole file.
+    /// - Throws: ``ContainerError`` `damagedLog` naming what is wrong; `missingLog` when it is gone.
+    public static func read(_ path: String, into target: (database: String, blobFolder: String)?) throws -> (header: BaselineHeader, sha256: String) {
+        guard let facts = try? FileManager.default.attributesOfItem(atPath: path), let size = (facts[.size] as? NSNumber)?.int64Value else {
+            throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again: a newer baseline may have replaced it")
+        }
+        guard let header = FramedFile.header(signature: signature, as: BaselineHeader.self, readingFirst: { try? FolderStorage().read(path, limit: $0) }) else {
+            throw damaged(path, "it does not start with a readable snapshot baseline header")
+        }
+        guard header.format == BaselineHeader.snapshotFormat, header.compression == "none", let snapshotBytes = header.snapshotBytes, snapshotBytes >= 0,
+              let blobFiles = header.blobFiles, blobFiles >= 0, header.bodyBytes >= 0, Int64(header.bodyBytes) >= snapshotBytes else {
+            throw damaged(path, "its header does not describe a snapshot (format \(header.format))")
+        }
+        let headerLength = try FramedFile.headerLength(of: path, signature: signature)
+        let bodyStart = Int64(signature.count + 4 + headerLength)
+        guard size == bodyStart + Int64(header.bodyBytes) + 32 else {
+            throw damaged(path, "it is \(size) bytes long, not the \(bodyStart + Int64(header.bodyBytes) + 32) its header says (truncated?)")
+        }
+        let splitter = SnapshotBaselineSplitter(path: path, bodyStart: bodyStart, snapshotBytes: snapshotBytes, blobFiles: blobFiles,
+                                                end: size - 32, target: target)
+        do {
+            let sha = try splitter.run()
+            return (header, sha)
+        } catch {
+            splitter.removeWritten()
+            throw error
+        }
+    }
+
+    static func damaged(_ path: String, _ problem: String) -> ContainerError {
+        ContainerError(.damagedLog, path: path, message: "is not a usable baseline: \(problem)",
+                       hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
+    }
+
+    /// The 32 bytes of a 64-hex-digit digest, or `nil`.
+    static func hexBytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

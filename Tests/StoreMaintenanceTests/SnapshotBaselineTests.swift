@@ -1,0 +1,101 @@
+import Foundation
+import ObjectModel
+import SyncContainer
+import Testing
+
+/// ``SnapshotBaseline`` on files larger than its one-megabyte block: what is written comes back
+/// byte for byte, and a changed or truncated file is refused without leaving anything unpacked.
+@Suite struct SnapshotBaselineTests {
+    private struct Fixture {
+        let folder: URL
+        let database: String
+        let blobs: [SnapshotBaseline.Blob]
+        let namespace: SyncNamespace
+        var baselinePath: String { "\(namespace.baselineFolder)/\(header.fileName)" }
+        let header: BaselineHeader
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// A 2.5 MiB "database" and three blob files (one empty, one of several blocks), named by their SHA-256.
+    private func fixture() throws -> Fixture {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        func randomBytes(_ count: Int) -> Data { Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+        let database = folder.appendingPathComponent("source.store").path
+        try randomBytes(5 << 19).write(to: URL(fileURLWithPath: database))
+        var blobs: [SnapshotBaseline.Blob] = []
+        for size in [0, 6_000, (3 << 20) + 17] {
+            let data = randomBytes(size)
+            let digest = SHA256.hexDigest(of: data)
+            let path = folder.appendingPathComponent("blob-\(size)").path
+            try data.write(to: URL(fileURLWithPath: path))
+            blobs.append(SnapshotBaseline.Blob(digest: digest, path: path, bytes: Int64(size)))
+        }
+        let namespace = SyncNamespace(container: folder.appendingPathComponent("container").path, contentName: "Tests", modelHash: String(repeating: "ab", count: 32))
+        let header = BaselineHeader(contentName: "Tests", modelHash: namespace.modelHash, peer: "A", vector: ["A": 7], latestClock: 1,
+                                    records: 1, memberships: 0, tombstones: 0, reason: "rekey")
+        return Fixture(folder: folder, database: database, blobs: blobs, namespace: namespace, header: header)
+    }
+
+    @Test("written, verified and unpacked: the database and every blob come back byte for byte")
+    func roundTrip() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let (path, sha) = try fixture.namespace.publishSnapshotBaseline(header: fixture.header, database: fixture.database,
+                                                                        databaseBytes: Int64(5 << 19), blobs: fixture.blobs)
+        #expect(sha == SHA256.hexDigest(of: try Data(contentsOf: URL(fileURLWithPath: path))), "the SHA-256 is the whole file's")
+        let (header, verifiedSHA) = try fixture.namespace.verifyBaseline(fixture.header.fileName)
+        #expect(verifiedSHA == sha)
+        #expect(header.format == BaselineHeader.snapshotFormat && header.blobFiles == 3 && header.snapshotBytes == Int64(5 << 19))
+        #expect(fixture.namespace.baselineHeader(fixture.header.fileName)?.vector == ["A": 7])
+        let unpacked = fixture.folder.appendingPathComponent("unpacked.store").path
+        _ = try fixture.namespace.extractSnapshotBaseline(fixture.header.fileName, database: unpacked, blobFolder: unpacked + ".blobs")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: unpacked)) == Data(contentsOf: URL(fileURLWithPath: fixture.database)))
+        for blob in fixture.blobs {
+            let file = "\(unpacked).blobs/\(blob.digest.prefix(2))/\(blob.digest)"
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(contentsOf: URL(fileURLWithPath: blob.path)))
+        }
+        // Published again (a rerun): the file is kept, its checksum the same.
+        #expect(try fixture.namespace.publishSnapshotBaseline(header: fixture.header, database: fixture.database,
+                                                              databaseBytes: Int64(5 << 19), blobs: fixture.blobs).sha256 == sha)
+    }
+
+    @Test("a changed byte or a truncated file is refused, and nothing unpacked is left", arguments: ["changed", "truncated", "blob"])
+    func damaged(kind: String) throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let (path, _) = try fixture.namespace.publishSnapshotBaseline(header: fixture.header, database: fixture.database,
+                                                                      databaseBytes: Int64(5 << 19), blobs: fixture.blobs)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        switch kind {
+        case "changed": bytes[bytes.count - 100] ^= 0x01
+        case "truncated": bytes = bytes.prefix(bytes.count - 1_000)
+        default:
+            // The middle of the database part: the checksum catches it only at the end, after blobs were unpacked.
+            bytes[bytes.count / 3] ^= 0x80
+        }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(throws: ContainerError.self) { try fixture.namespace.verifyBaseline(fixture.header.fileName) }
+        let unpacked = fixture.folder.appendingPathComponent("unpacked.store").path
+        #expect(throws: ContainerError.self) {
+            try fixture.namespace.extractSnapshotBaseline(fixture.header.fileName, database: unpacked, blobFolder: unpacked + ".blobs")
+        }
+        #expect(!FileManager.default.fileExists(atPath: unpacked))
+        let left = (try? FileManager.default.subpathsOfDirectory(atPath: unpacked + ".blobs")) ?? []
+        #expect(left.allSatisfy { !$0.contains(".") && $0.count == 2 }, "only empty sub-folders may stay: \(left)")
+    }
+
+    @Test("a source that changed size while copied is an error and publishes nothing")
+    func sourceChanged() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        #expect(throws: ContainerError.self) {
+            try fixture.namespace.publishSnapshotBaseline(header: fixture.header, database: fixture.database, databaseBytes: Int64(5 << 19) + 1, blobs: fixture.blobs)
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.baselinePath))
+        let temporaries = (try? FileManager.default.contentsOfDirectory(atPath: fixture.namespace.baselineFolder)) ?? []
+        #expect(temporaries.isEmpty, "\(temporaries)")
+    }
+}
