@@ -45,7 +45,7 @@ let package = Package(
                 "ObjectModel", "CLibCrypto", "CSystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
-        .target(name: "SyncContainer", dependencies: ["ObjectModel", "CZstd", "CArchive"]),
+        .target(name: "SyncContainer", dependencies: ["ObjectModel", "CZstd", "CArchive", "CSystemCalls"]),
         .target(
             name: "StoreMaintenance",
             dependencies: [

@@ -13,6 +13,16 @@ int storekeep_syncfs(int descriptor) {
 #endif
 }
 
+long storekeep_copy_file_range(int input, int output, unsigned long count) {
+#if defined(__linux__)
+    return (long)copy_file_range(input, NULL, output, NULL, count, 0);
+#else
+    (void)input; (void)output; (void)count;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 #include <sqlite3.h>
 
 int storekeep_sqlite_disable_memory_statistics(void) {

@@ -31,6 +31,21 @@ enum BlockFileReader {
         }
     }
 
+    /// Adds the file at `path`, which must be exactly `bytes` long, to the digest in `box`.
+    ///
+    /// - Throws: ``ContainerError`` `io` when its size is not `bytes` (it changed while read).
+    static func hash(_ path: String, bytes expected: Int64, into box: DigestBox) throws {
+        var read: Int64 = 0
+        try forEachBlock(of: path) { block in
+            read += Int64(block.count)
+            guard read <= expected else { return }
+            box.digest?.update(bytes: block)
+        }
+        guard read == expected else {
+            throw ContainerError(.io, path: path, message: "changed while it was copied (\(read) bytes, not \(expected))", hint: "run the command again")
+        }
+    }
+
     /// Appends the file at `path`, which must be exactly `bytes` long, to `output`, adding it to `digest`.
     ///
     /// - Throws: ``ContainerError`` `io` when its size is not `bytes` (it changed while copied).

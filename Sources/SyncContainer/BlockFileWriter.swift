@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import ObjectModel
 
@@ -38,6 +39,51 @@ final class BlockFileWriter {
         filled += bytes.count
     }
 
+    /// Appends the file at `source`, which must be exactly `bytes` long, copied by the kernel
+    /// (`copy_file_range`) where the file systems allow, through the buffer otherwise.
+    ///
+    /// - Throws: ``ContainerError`` `io` when its size is not `bytes` (it changed while copied).
+    func append(copyingFile source: String, bytes expected: Int64) throws {
+        try flush()
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw ContainerError(.io, path: source, message: "cannot be opened: \(String(cString: strerror(errno)))", hint: "check permissions")
+        }
+        defer { _ = close(input) }
+        var copied: Int64 = 0
+        var inKernel = true
+        while copied < expected {
+            let want = Int(min(expected - copied, 1 << 30))
+            if inKernel {
+                let count = storekeep_copy_file_range(input, descriptor, UInt(want))
+                if count > 0 {
+                    copied += Int64(count)
+                    continue
+                }
+                if count == 0 { break }
+                if errno == EINTR { continue }
+                guard [ENOSYS, EXDEV, EINVAL, EOPNOTSUPP].contains(errno) else {
+                    let code = errno
+                    throw ContainerError.writing(DurableFile.Failure(path: path, reason: "copy \(source): \(String(cString: strerror(code)))", code: code))
+                }
+                inKernel = false
+            }
+            guard let base = buffer.baseAddress else { break }
+            let count = read(input, base, min(buffer.count, want))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ContainerError(.io, path: source, message: "cannot be read: \(String(cString: strerror(errno)))", hint: "check the disk")
+            }
+            if count == 0 { break }
+            try writeAll(UnsafeRawBufferPointer(start: base, count: count))
+            copied += Int64(count)
+        }
+        var extra: UInt8 = 0
+        guard copied == expected, read(input, &extra, 1) == 0 else {
+            throw ContainerError(.io, path: source, message: "changed while it was copied (not \(expected) bytes)", hint: "run the command again")
+        }
+    }
+
     /// Writes what is buffered, fsyncs when `syncing`, and closes.
     func finish(syncing: Bool = true) throws {
         try flush()
@@ -56,6 +102,9 @@ final class BlockFileWriter {
         closed = true
         _ = close(descriptor)
     }
+
+    /// Writes what is buffered (not fsynced).
+    func flushBuffer() throws { try flush() }
 
     private func flush() throws {
         guard filled > 0, let base = buffer.baseAddress else { return }

@@ -79,7 +79,10 @@ enum FramedFile {
     /// The header and the decompressed body, after checking the signature, the checksum and the sizes.
     ///
     /// - Throws: ``ContainerError`` `damagedLog`, naming `path` and what is wrong.
-    static func decode<H: Header>(_ bytes: [UInt8], signature: [UInt8], as: H.Type, what: String, path: String) throws -> (H, [UInt8]) {
+    /// With `decodingBody` false, the body is checked by the checksum only and not decompressed
+    /// (an empty body is returned): to know that a file is whole, at the cost of one SHA-256 pass.
+    static func decode<H: Header>(_ bytes: [UInt8], signature: [UInt8], as: H.Type, what: String, path: String,
+                                  decodingBody: Bool = true) throws -> (H, [UInt8]) {
         func damaged(_ problem: String) -> ContainerError {
             ContainerError(.damagedLog, path: path, message: "is not a usable \(what): \(problem)",
                            hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
@@ -103,6 +106,10 @@ enum FramedFile {
         let bodyStart = headerStart + length
         guard header.bodyBytes == checked - bodyStart, header.rawBytes >= 0 else { throw damaged("its body is not the size its header says") }
         let stored = bytes[bodyStart..<checked]
+        guard decodingBody || header.compression == "none" || header.compression == "zstd" else {
+            throw damaged("its compression '\(header.compression)' is unknown")
+        }
+        if !decodingBody { return (header, []) }
         switch header.compression {
         case "none":
             guard header.rawBytes == stored.count else { throw damaged("its body is not the size its header says") }

@@ -12,11 +12,11 @@ public enum LogFile {
     }
 
     /// The header and the (decompressed) body of a log file's bytes, after checking the signature,
-    /// the checksum, the sizes and the format.
+    /// the checksum, the sizes and the format; the body comes back empty when `decodingBody` is false.
     ///
     /// - Throws: ``ContainerError`` `damagedLog`, naming `path` and what is wrong.
-    public static func decode(_ bytes: [UInt8], path: String) throws -> (LogHeader, [UInt8]) {
-        let (header, body) = try FramedFile.decode(bytes, signature: magic, as: LogHeader.self, what: "transaction log", path: path)
+    public static func decode(_ bytes: [UInt8], path: String, decodingBody: Bool = true) throws -> (LogHeader, [UInt8]) {
+        let (header, body) = try FramedFile.decode(bytes, signature: magic, as: LogHeader.self, what: "transaction log", path: path, decodingBody: decodingBody)
         guard header.format == LogHeader.currentFormat else {
             throw ContainerError(.damagedLog, path: path, message: "is a log of format \(header.format); this storekeep reads format \(LogHeader.currentFormat)",
                                  hint: "use a newer storekeep")

@@ -41,12 +41,14 @@ public enum SnapshotBaseline {
     static let blobPrefixBytes = 40
 
     /// Writes a snapshot baseline to `path` durably (temporary name, fsync, published without
-    /// replacing: a baseline of the same name is the same content, and is kept).
+    /// replacing: a baseline of the same name is the same content, and is kept), and reads it back
+    /// and checks it before it is published (while it is fsynced); one found already there is
+    /// checked the same way.
     ///
     /// - Parameters:
     ///   - database: the store's database file, which must not change while it is copied (the
     ///     caller holds a read transaction on a checkpointed store); it must be `databaseBytes` long.
-    /// - Returns: the SHA-256 of the whole file (what a redirect names).
+    /// - Returns: the SHA-256 of the whole file (what a redirect names), as read back.
     /// - Throws: ``ContainerError`` (`io`, `diskFull`; `io` when a source changed size while copied).
     public static func write(header base: BaselineHeader, database: String, databaseBytes: Int64, blobs: [Blob], to path: String) throws -> String {
         var header = base
@@ -77,7 +79,15 @@ public enum SnapshotBaseline {
                 digest.update(bytes: bytes)
                 try output.write(bytes)
             }
-            try BlockFileReader.copy(database, bytes: databaseBytes, into: output, digest: &digest)
+            // The database is copied by the kernel while another thread hashes it (both read the
+            // same file, which the caller holds still); the read-back check below covers the copy.
+            let box = DigestBox(digest)
+            let hashing = BackgroundWork { try BlockFileReader.hash(database, bytes: databaseBytes, into: box) }
+            let copied = Result { try output.append(copyingFile: database, bytes: databaseBytes) }
+            try hashing.wait()
+            try copied.get()
+            guard let hashed = box.digest.take() else { throw ContainerError(.io, path: database, message: "was not hashed", hint: "") }
+            digest = hashed
             for blob in blobs {
                 guard let raw = hexBytes(blob.digest) else {
                     throw ContainerError(.io, path: blob.path, message: "is not named by a SHA-256", hint: "run `storekeep check` on the store")
@@ -95,13 +105,23 @@ public enum SnapshotBaseline {
             try trailer.withUnsafeBytes { try output.write($0) }
             var file = whole
             file.update(bytes: trailer.withUnsafeBytes { $0 })
-            try output.finish()
+            let expected = file.finalizeHex()
+            // The read-back check runs while the file is fsynced: both wait on the disk, not on each other.
+            try output.flushBuffer()
+            let syncing = BackgroundWork { try output.finish() }
+            let readBack = Result { try read(temporary, into: nil) }
+            try syncing.wait()
+            guard case .success(let checked) = readBack, checked.sha256 == expected else {
+                unlink(temporary)
+                if case .failure(let error) = readBack { throw error }
+                throw ContainerError(.io, path: path, message: "does not read back as written", hint: "check the disk or share, then run the same command again")
+            }
             do {
                 try DurableFile.publish(temporary, as: path, replacing: false)
             } catch let failure as DurableFile.Failure where failure.code == EEXIST {
                 return try verify(path).sha256
             }
-            return file.finalizeHex()
+            return expected
         } catch let failure as DurableFile.Failure {
             unlink(temporary)
             throw ContainerError.writing(failure)

@@ -87,15 +87,16 @@ public struct SyncNamespace: Sendable {
     }
 
     /// Reads and checks a log of `peer`: its checksum, and that its header says it is this
-    /// namespace's, this peer's, and holds the range its name says.
+    /// namespace's, this peer's, and holds the range its name says. With `decodingBody` false the
+    /// body is not decompressed and comes back empty (a check that the file is whole).
     ///
     /// - Throws: ``ContainerError`` `damagedLog` or `foreignLog`.
-    public func readLog(_ name: LogName, of peer: String) throws -> (LogHeader, [UInt8]) {
+    public func readLog(_ name: LogName, of peer: String, decodingBody: Bool = true) throws -> (LogHeader, [UInt8]) {
         let path = "\(logFolder(peer))/\(name.fileName)"
         guard let data = try storage.read(path) else {
             throw ContainerError(.missingLog, path: path, message: "is gone", hint: "another peer's archive may have removed it; run sync again")
         }
-        let (header, body) = try LogFile.decode(Array(data), path: path)
+        let (header, body) = try LogFile.decode(Array(data), path: path, decodingBody: decodingBody)
         var wrong: [String] = []
         if header.contentName != contentName { wrong.append("content name \(header.contentName), not \(contentName)") }
         if header.modelHash != modelHash { wrong.append("model hash \(header.modelHash.prefix(12)), not \(modelHash.prefix(12))") }

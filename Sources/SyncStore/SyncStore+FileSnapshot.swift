@@ -50,10 +50,25 @@ extension SyncStore {
     }
 
     private func makeFileSnapshot(in db: Database) throws -> StoreFileSnapshot {
-        var records = 0
+        // A table that holds one entity is counted whole (SQLite counts its smallest index);
+        // one shared by an entity hierarchy, entity by entity.
+        var entitiesOfTable: [String: [String]] = [:]
         for entity in model.entities.map(\.name).sorted() {
             guard let schema = syncSchemas[entity], let plan = plans[entity], !plan.isAbstract else { continue }
-            records += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema.table.quotedSQLIdentifier) WHERE _entity = ?", arguments: [entity]) ?? 0
+            entitiesOfTable[schema.table, default: []].append(entity)
+        }
+        let tablesSharedByOtherEntities = Set(model.entities.compactMap { entity in
+            layout.tableOfEntity[entity.name].flatMap { table in entitiesOfTable[table]?.contains(entity.name) == false ? table : nil }
+        })
+        var records = 0
+        for (table, entities) in entitiesOfTable.sorted(by: { $0.key < $1.key }) {
+            if entities.count == 1, !tablesSharedByOtherEntities.contains(table) {
+                records += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedSQLIdentifier)") ?? 0
+                continue
+            }
+            for entity in entities {
+                records += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedSQLIdentifier) WHERE _entity = ?", arguments: [entity]) ?? 0
+            }
         }
         let memberships = try Int.fetchOne(db, sql: "SELECT count(*) FROM sk_member_clock") ?? 0
         let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM sk_tombstone") ?? 0

@@ -4,6 +4,11 @@
 /// Flushes the file system that holds `descriptor` (Linux syncfs); returns 0, or -1 with errno set.
 int storekeep_syncfs(int descriptor);
 
+/// Copies up to `count` bytes from `input` to `output` at their current offsets, in the kernel
+/// (Linux copy_file_range); returns the bytes copied (0 at the end of `input`), or -1 with errno set
+/// (ENOSYS, EXDEV, EINVAL where the file systems cannot: the caller copies through a buffer).
+long storekeep_copy_file_range(int input, int output, unsigned long count);
+
 /// Turns SQLite's memory statistics off for the process (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0)):
 /// with them on, every allocation SQLite makes takes a process-wide mutex to count itself. Works only
 /// before SQLite is first used (otherwise SQLITE_MISUSE and nothing changes); returns the result code.

@@ -79,7 +79,8 @@ final class SyncSession {
                 try rewrite(from: expected, through: min(name.first - 1, published), replacing: nil)
             }
             do {
-                _ = try namespace.readLog(name, of: peer)
+                // Whole and this peer's (checksum and header); its body was checked when written.
+                _ = try namespace.readLog(name, of: peer, decodingBody: false)
             } catch is ContainerError {
                 try rewrite(from: name.first, through: name.last, replacing: name)
             }
