@@ -6,9 +6,11 @@ import Foundation
 ///
 /// Every file storekeep writes for keeps goes through it: the container's logs and manifests, blob
 /// files, archives, new stores and seed stores, backups' copied files, the report of rejected
-/// records. Bytes in memory are written with ``write(_:to:replacing:syncing:)``, a file copied with
+/// records. Bytes in memory are written with ``write(_:to:replacing:syncing:)``, bytes that come a
+/// block at a time with ``write(to:replacing:syncing:from:)``, a file copied with
 /// ``copy(_:to:replacing:)``; a file another library writes (SQLite, libarchive) is made under
-/// ``temporaryPath(for:)`` and put in place with ``publish(_:as:replacing:)``.
+/// ``temporaryPath(for:)`` and put in place with ``publish(_:as:replacing:)``, and files that must
+/// all be whole before any gets its name are written with ``stage(_:syncing:from:)`` first.
 ///
 /// ```swift
 /// try DurableFile.write(Data("{}".utf8), to: "/container/peer/manifest.json")
@@ -30,11 +32,59 @@ public enum DurableFile {
 
     /// Writes `bytes` to `path` durably (see ``write(_:to:replacing:syncing:)-(Data,_,_,_)``).
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, replacing: Bool = true, syncing: Bool = true) throws {
+        try write(to: path, replacing: replacing, syncing: syncing) { sink in try sink(bytes) }
+    }
+
+    /// Writes to `path` durably the bytes `produce` hands, block by block, to the sink it is given:
+    /// a file of any size written with the memory of one block (an entry coming out of an archive).
+    ///
+    /// ```swift
+    /// try DurableFile.write(to: path, replacing: false) { sink in
+    ///     for block in blocks { try block.withUnsafeBytes { try sink($0) } }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - replacing: as in ``write(_:to:replacing:syncing:)-(Data,_,_,_)``.
+    ///   - syncing: as in ``write(_:to:replacing:syncing:)-(Data,_,_,_)``.
+    /// - Throws: ``Failure``, or the error `produce` throws; either way the temporary file is
+    ///   removed and `path` untouched.
+    public static func write(to path: String, replacing: Bool = true, syncing: Bool = true,
+                             from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let temporary = try stage(path, syncing: syncing, from: produce)
+        try put(temporary, as: path, replacing: replacing, syncing: syncing, failure: nil)
+    }
+
+    /// Writes the bytes `produce` hands to its sink into a new temporary file beside `path`
+    /// (``temporaryPath(for:)``), fsynced (when `syncing`) and closed, without giving it the name
+    /// `path`: for a writer that publishes several files only once all of them are whole (a
+    /// restore of an archive). The caller gives it its name with ``publish(_:as:replacing:)`` or
+    /// removes it.
+    ///
+    /// ```swift
+    /// let temporary = try DurableFile.stage(path) { sink in try data.withUnsafeBytes { try sink($0) } }
+    /// try DurableFile.publish(temporary, as: path, replacing: false)
+    /// ```
+    ///
+    /// - Returns: the temporary file's path.
+    /// - Throws: ``Failure``, or the error `produce` throws; either way the temporary file is removed.
+    public static func stage(_ path: String, syncing: Bool = true, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
         let temporary = temporaryPath(for: path)
         let descriptor = try createTemporary(temporary, for: path)
-        var failure = writeAll(bytes, to: descriptor, path: path)
-        failure = finishTemporary(descriptor, path: path, syncing: syncing, failure: failure)
-        try put(temporary, as: path, replacing: replacing, syncing: syncing, failure: failure)
+        do {
+            try produce { bytes in
+                if let failure = writeAll(bytes, to: descriptor, path: path) { throw failure }
+            }
+        } catch {
+            _ = close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        if let failure = finishTemporary(descriptor, path: path, syncing: syncing, failure: nil) {
+            unlink(temporary)
+            throw failure
+        }
+        return temporary
     }
 
     /// Copies the file at `source` to `path` durably, a megabyte at a time (a file of any size).
@@ -42,27 +92,43 @@ public enum DurableFile {
     /// - Parameter replacing: as in ``write(_:to:replacing:syncing:)-(Data,_,_,_)``.
     /// - Throws: ``Failure`` (the source unreadable included), the temporary file removed.
     public static func copy(_ source: String, to path: String, replacing: Bool = true) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw Failure(path: source, reason: "open for reading: \(String(cString: strerror(errno)))", code: errno) }
-        defer { _ = close(input) }
-        let temporary = temporaryPath(for: path)
-        let descriptor = try createTemporary(temporary, for: path)
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { chunk.deallocate() }
-        var failure: Failure?
-        while failure == nil, let base = chunk.baseAddress {
-            let count = read(input, base, chunk.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = Failure(path: source, reason: "read: \(String(cString: strerror(errno)))", code: errno)
-            } else if count == 0 {
-                break
-            } else {
-                failure = writeAll(UnsafeRawBufferPointer(rebasing: chunk[0..<count]), to: descriptor, path: path)
+        try write(to: path, replacing: replacing) { sink in
+            guard try readBlocks(of: source, size: 1 << 20, sink) else {
+                throw Failure(path: source, reason: "open for reading: \(String(cString: strerror(ENOENT)))", code: ENOENT)
             }
         }
-        failure = finishTemporary(descriptor, path: path, syncing: true, failure: failure)
-        try put(temporary, as: path, replacing: replacing, syncing: true, failure: failure)
+    }
+
+    /// Reads the file at `path` a block of at most `size` bytes at a time into one buffer, handing
+    /// each block to `body`: a file of any size read with the memory of one block.
+    ///
+    /// ```swift
+    /// var hasher = SHA256()
+    /// let found = try DurableFile.readBlocks(of: path, size: 1 << 20) { hasher.update(bytes: $0) }
+    /// ```
+    ///
+    /// - Returns: `false` when there is no file at `path` (nothing handed to `body`).
+    /// - Throws: ``Failure`` when it exists and cannot be opened or read, or the error `body` throws.
+    @discardableResult
+    public static func readBlocks(of path: String, size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        let input = open(path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            if errno == ENOENT { return false }
+            throw Failure(path: path, reason: "open for reading: \(String(cString: strerror(errno)))", code: errno)
+        }
+        defer { _ = close(input) }
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        defer { block.deallocate() }
+        while let base = block.baseAddress {
+            let count = read(input, base, block.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: "read: \(String(cString: strerror(errno)))", code: errno)
+            }
+            if count == 0 { break }
+            try body(UnsafeRawBufferPointer(rebasing: block[0..<count]))
+        }
+        return true
     }
 
     /// Puts the finished file `temporary` (made beside `path`, by ``temporaryPath(for:)`` or a name

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 /// Where a container's files are kept: the small interface every read and write of a container
 /// goes through (``SyncNamespace``, ``LogArchive``), so that a store other than a shared folder (an
@@ -27,6 +28,52 @@ public protocol ContainerStorage: Sendable {
     ///   with ``ContainerError`` `wouldOverwrite` (files published once).
     func write(_ bytes: UnsafeRawBufferPointer, to path: String, replacing: Bool) throws
 
+    /// Reads `path` a block of at most `size` bytes at a time, handing each block to `body` (the
+    /// buffer is reused: `body` copies what it keeps), so that a file of any size is read with the
+    /// memory of one block.
+    ///
+    /// ```swift
+    /// var hasher = SHA256()
+    /// guard try storage.read(path, inBlocksOf: 1 << 20, { hasher.update(bytes: $0) }) else { /* no such file */ }
+    /// ```
+    ///
+    /// - Returns: `false` when there is no such file (nothing handed to `body`).
+    /// - Throws: ``ContainerError`` when it exists and cannot be read, or what `body` throws.
+    func read(_ path: String, inBlocksOf size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
+
+    /// Writes to `path` durably, making the folders it needs, the bytes `produce` hands block by
+    /// block to the sink it is given: a file of any size written with the memory of one block.
+    /// The same contract as ``write(_:to:replacing:)``; when `produce` throws, nothing is left
+    /// (no file at `path`, no temporary) and its error is thrown.
+    ///
+    /// ```swift
+    /// try storage.write(to: path, replacing: false) { sink in
+    ///     while let block = next() { try block.withUnsafeBytes { try sink($0) } }
+    /// }
+    /// ```
+    func write(to path: String, replacing: Bool, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws
+
+    /// Writes durably, as ``write(to:replacing:from:)`` does, the bytes `produce` hands, but under
+    /// a staging name beside `path` that readers of the container never see: for a writer that
+    /// gives several files their names only once every one of them is whole (a restore of an
+    /// archive). The staged file is then published with ``publish(staged:as:replacing:)`` or
+    /// removed with ``discard(staged:)``, and can be read meanwhile with
+    /// ``read(_:inBlocksOf:_:)``.
+    ///
+    /// - Returns: the staging path.
+    /// - Throws: ``ContainerError``, or what `produce` throws; either way nothing is left.
+    func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String
+
+    /// Gives the staged file `staged` (from ``stage(_:from:)``) the name `path`, durably; the
+    /// staging name is gone afterwards, whether it succeeded or not.
+    ///
+    /// - Parameter replacing: when `false`, a file at `path` is left as it is and the publish fails
+    ///   with ``ContainerError`` `wouldOverwrite`.
+    func publish(staged: String, as path: String, replacing: Bool) throws
+
+    /// Removes the staged file `staged` (from ``stage(_:from:)``), which is never published.
+    func discard(staged: String)
+
     /// Removes `path` durably; whether there was a file.
     func delete(_ path: String) throws -> Bool
 
@@ -42,4 +89,46 @@ extension ContainerStorage {
     public func write(_ data: Data, to path: String, replacing: Bool) throws {
         try data.withUnsafeBytes { try write($0, to: path, replacing: replacing) }
     }
+
+    /// For a storage that keeps whole objects: reads `path` whole and hands it to `body` in blocks.
+    public func read(_ path: String, inBlocksOf size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard let data = try read(path) else { return false }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(offset + max(size, 1), bytes.count)
+                try body(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+                offset = end
+            }
+        }
+        return true
+    }
+
+    /// For a storage that keeps whole objects: gathers the blocks, then writes them whole.
+    public func write(to path: String, replacing: Bool, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        var data = Data()
+        try produce { data.append(contentsOf: $0) }
+        try write(data, to: path, replacing: replacing)
+    }
+
+    /// For a storage that keeps whole objects: the bytes go whole to a staging name beside `path`
+    /// (beginning with `.`, as the folder storage's temporaries).
+    public func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
+        let staged = DurableFile.temporaryPath(for: path)
+        try write(to: staged, replacing: false, from: produce)
+        return staged
+    }
+
+    /// For a storage that keeps whole objects: the staged bytes are written under `path`, then the
+    /// staging name removed.
+    public func publish(staged: String, as path: String, replacing: Bool) throws {
+        defer { discard(staged: staged) }
+        guard let data = try read(staged) else {
+            throw ContainerError(.io, path: staged, message: "the staged file is gone", hint: "run the same command again")
+        }
+        try write(data, to: path, replacing: replacing)
+    }
+
+    /// For a storage that keeps whole objects: deletes the staging name.
+    public func discard(staged: String) { _ = try? delete(staged) }
 }

@@ -37,11 +37,51 @@ public struct FolderStorage: ContainerStorage {
         }
     }
 
+    /// Reads `path` with read(2) into one reused buffer of `size` bytes.
+    public func read(_ path: String, inBlocksOf size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        do {
+            return try DurableFile.readBlocks(of: path, size: size, body)
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError(.io, path: path, message: "cannot be read: \(failure.reason)", hint: "check the disk or share")
+        }
+    }
+
     /// Writes durably, making the folders it needs.
     public func write(_ bytes: UnsafeRawBufferPointer, to path: String, replacing: Bool) throws {
+        try write(to: path, replacing: replacing) { sink in try sink(bytes) }
+    }
+
+    /// Writes durably block by block (``DurableFile/write(to:replacing:syncing:from:)``), making
+    /// the folders it needs.
+    public func write(to path: String, replacing: Bool, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try SyncNamespace.makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        try publishing(path, replacing: replacing) { try DurableFile.write(to: path, replacing: replacing, from: produce) }
+    }
+
+    /// Writes a temporary file beside `path` (``DurableFile/stage(_:syncing:from:)``: a name
+    /// beginning with `.`, which readers skip, fsynced), making the folders it needs.
+    public func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
         try SyncNamespace.makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         do {
-            try DurableFile.write(bytes, to: path, replacing: replacing)
+            return try DurableFile.stage(path, from: produce)
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError.writing(failure)
+        }
+    }
+
+    /// Renames the staged file to `path` (links it, when not `replacing`), the folder fsynced
+    /// (``DurableFile/publish(_:as:replacing:)``).
+    public func publish(staged: String, as path: String, replacing: Bool) throws {
+        try publishing(path, replacing: replacing) { try DurableFile.publish(staged, as: path, replacing: replacing) }
+    }
+
+    /// Removes the staged file.
+    public func discard(staged: String) { unlink(staged) }
+
+    /// Runs a durable write of `path`, its failures as ``ContainerError``s.
+    private func publishing(_ path: String, replacing: Bool, _ write: () throws -> Void) throws {
+        do {
+            try write()
         } catch let failure as DurableFile.Failure where failure.code == EEXIST && !replacing {
             throw ContainerError(.wouldOverwrite, path: path, message: "exists already; it is published once and never replaced",
                                  hint: "leave it as it is")

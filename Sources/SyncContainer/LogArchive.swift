@@ -5,20 +5,33 @@ import ObjectModel
 /// Writes, reads, verifies and restores log archives: tar files compressed with zstd through
 /// libarchive, whose first entry is an ``ArchiveManifest`` (`docs/container.md`, "Archives").
 public enum LogArchive {
+    /// The size of the blocks files and entries are read and written in: what an archive's write,
+    /// verify or restore holds in memory, whatever the size of its entries.
+    static let blockSize = 1 << 20
+
     /// Writes an archive of `files` (each an entry path and the container file it is read from,
     /// through `storage`) to the local file `path`: under a temporary name, fsynced, renamed into
-    /// place, the folder fsynced. The manifest's checksums are computed first, from the files themselves.
+    /// place, the folder fsynced. The manifest's checksums are computed first, from the files
+    /// themselves; each file is read a block at a time (``blockSize``), for its checksum, then
+    /// into the archive.
     ///
     /// - Returns: the manifest written.
+    /// - Throws: ``ContainerError``: `missingLog` when a file is gone, `io` when one changed size
+    ///   while it was archived; the temporary file removed.
     public static func write(to path: String, manifest base: ArchiveManifest, files: [(entry: ArchiveManifest.Entry, source: String)],
                              storage: any ContainerStorage = FolderStorage()) throws -> ArchiveManifest {
         var manifest = base
         manifest.entries = []
         for (entry, source) in files {
             var checked = entry
-            let data = try contents(of: source, in: storage)
-            checked.sha256 = SHA256.hexDigest(of: data)
-            checked.bytes = Int64(data.count)
+            var hasher = SHA256()
+            var bytes: Int64 = 0
+            try contents(of: source, in: storage) { block in
+                hasher.update(bytes: block)
+                bytes += Int64(block.count)
+            }
+            checked.sha256 = hasher.finalizeHex()
+            checked.bytes = bytes
             manifest.entries.append(checked)
         }
         let temporary = DurableFile.temporaryPath(for: path)
@@ -34,22 +47,26 @@ public enum LogArchive {
         guard archive_write_open_filename(archive, temporary) == ARCHIVE_OK else {
             throw failure(archive, path: temporary, doing: "create the archive")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let manifestBytes = try encoder.encode(manifest)
-        try writeEntry(archive, name: ArchiveManifest.entryName, size: Int64(manifestBytes.count), path: temporary) { sink in
-            try manifestBytes.withUnsafeBytes { try sink($0) }
-        }
-        for (index, (_, source)) in files.enumerated() {
-            let entry = manifest.entries[index]
-            try writeEntry(archive, name: entry.path, size: entry.bytes, path: temporary) { sink in
-                try contents(of: source, in: storage).withUnsafeBytes { try sink($0) }
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            let manifestBytes = try encoder.encode(manifest)
+            try writeEntry(archive, name: ArchiveManifest.entryName, size: Int64(manifestBytes.count), path: temporary) { sink in
+                try manifestBytes.withUnsafeBytes { try sink($0) }
             }
-            try DurableFile.reach(.partWritten, path: path)
-        }
-        guard archive_write_close(archive) == ARCHIVE_OK else {
+            for (index, (_, source)) in files.enumerated() {
+                let entry = manifest.entries[index]
+                try writeEntry(archive, name: entry.path, size: entry.bytes, path: temporary) { sink in
+                    try contents(of: source, in: storage, sink)
+                }
+                try DurableFile.reach(.partWritten, path: path)
+            }
+            guard archive_write_close(archive) == ARCHIVE_OK else {
+                throw failure(archive, path: temporary, doing: "finish the archive")
+            }
+        } catch {
             unlink(temporary)
-            throw failure(archive, path: temporary, doing: "finish the archive")
+            throw error
         }
         do {
             try DurableFile.publish(temporary, as: path)
@@ -62,13 +79,11 @@ public enum LogArchive {
 
     /// The manifest of the archive at `path` (its first entry: nothing else is read).
     public static func manifest(of path: String) throws -> ArchiveManifest {
-        var result: ArchiveManifest?
-        try read(path, stopAfterManifest: true) { manifest in result = manifest } entry: { _, _ in }
-        guard let result else { throw damaged(path, "it has no manifest") }
-        return result
+        try read(path, stopAfterManifest: true) { _ in } entry: { _, _ in }
     }
 
-    /// Reads every entry and checks its checksum and size against the manifest.
+    /// Reads every entry a block at a time (``blockSize``) and checks its checksum and size
+    /// against the manifest, holding no entry whole.
     ///
     /// - Returns: the manifest.
     /// - Throws: ``ContainerError`` `damagedArchive` naming the first entry that does not match,
@@ -78,56 +93,62 @@ public enum LogArchive {
         try restore(path, into: nil, force: false, storage: FolderStorage())
     }
 
-    /// Verifies the archive, and writes every entry under `folder` (the namespace folder, through
-    /// `storage`), each durably; a file already there is refused, before anything is written,
-    /// unless `force`. Every file written is read back and checked.
+    /// Verifies the archive and writes every entry under `folder` (the namespace folder, through
+    /// `storage`), in one reading of the archive: a file already there is refused, before
+    /// anything is written, unless `force` (one that holds exactly the entry is kept). Each entry
+    /// is staged (``ContainerStorage/stage(_:from:)``: a durable file under a name readers skip)
+    /// as it comes out of the archive, a block at a time, its checksum computed on the way; only
+    /// when every entry has been read and matched its checksum is each staged file read back,
+    /// checked, and given its name. A damaged or truncated archive leaves nothing behind: no
+    /// file, no staged file, no folder the restore made.
     ///
+    /// - Parameter folder: where to restore; `nil` only verifies (``verify(_:)``).
     /// - Returns: the manifest.
+    /// - Throws: ``ContainerError``: `damagedArchive` (nothing written), `wouldOverwrite`, `io`.
     @discardableResult
     public static func restore(_ path: String, into folder: String?, force: Bool, storage: any ContainerStorage = FolderStorage()) throws -> ArchiveManifest {
-        var manifest: ArchiveManifest?
-        var seen = Set<String>()
         var alreadyThere = Set<String>()
-        try read(path, stopAfterManifest: false) { found in
-            manifest = found
-            for entry in found.entries {
-                guard isSafeEntryPath(entry.path) else { throw damaged(path, "entry '\(entry.path)' is not a path a container holds") }
-            }
-            // Refused before a single file is written. A file that already holds exactly the
-            // entry (a rerun after a kill, a second archive that shares a baseline) is kept.
-            guard let folder, !force else { return }
-            for entry in found.entries where storage.attributes(of: "\(folder)/\(entry.path)") != nil {
-                let existing = try storage.read("\(folder)/\(entry.path)")
-                guard let existing, SHA256.hexDigest(of: existing) == entry.sha256 else {
-                    throw ContainerError(.wouldOverwrite, path: "\(folder)/\(entry.path)",
-                                         message: "exists with other content; restore does not overwrite anything",
-                                         hint: "move it away, or give --force to overwrite")
+        var staged: [(file: String, entry: ArchiveManifest.Entry)] = []
+        var madeFolders: [String] = []
+        do {
+            let manifest = try read(path, stopAfterManifest: false) { found in
+                // Refused before a single file is written. A file that already holds exactly the
+                // entry (a rerun after a kill, a second archive that shares a baseline) is kept.
+                guard let folder, !force else { return }
+                for entry in found.entries {
+                    let target = "\(folder)/\(entry.path)"
+                    guard storage.attributes(of: target) != nil else { continue }
+                    guard try checksum(of: target, in: storage) == entry.sha256 else {
+                        throw ContainerError(.wouldOverwrite, path: target, message: "exists with other content; restore does not overwrite anything",
+                                             hint: "move it away, or give --force to overwrite")
+                    }
+                    alreadyThere.insert(entry.path)
                 }
-                alreadyThere.insert(entry.path)
+            } entry: { entry, blocks in
+                guard let folder, !alreadyThere.contains(entry.path) else { return try blocks { _ in } }
+                let target = "\(folder)/\(entry.path)"
+                madeFolders += missingFolders(of: target)
+                staged.append((try storage.stage(target) { sink in try withoutActuallyEscaping(sink) { try blocks($0) } }, entry))
             }
-        } entry: { name, data in
-            guard let manifest, let expected = manifest.entries.first(where: { $0.path == name }) else {
-                throw damaged(path, "entry '\(name)' is not listed in its manifest")
+            guard let folder else { return manifest }
+            // Every entry is whole in its staged file: each is read back, then given its name.
+            for (file, entry) in staged where try checksum(of: file, in: storage) != entry.sha256 {
+                throw ContainerError(.io, path: "\(folder)/\(entry.path)", message: "does not read back as written", hint: "check the disk")
             }
-            let sha = SHA256.hexDigest(of: data)
-            guard sha == expected.sha256, Int64(data.count) == expected.bytes else {
-                throw damaged(path, "entry '\(name)' does not match its checksum")
+            while let (file, entry) = staged.first {
+                // Without --force, a file that appeared since the check above (another process
+                // writes the container) is refused by the publish itself.
+                try storage.publish(staged: file, as: "\(folder)/\(entry.path)", replacing: force)
+                staged.removeFirst()
             }
-            seen.insert(name)
-            guard let folder, !alreadyThere.contains(name) else { return }
-            let target = "\(folder)/\(name)"
-            // Without --force, a file that appeared since the check above (another process writes
-            // the container) is refused by the write itself.
-            try storage.write(data, to: target, replacing: force)
-            guard let written = try storage.read(target), SHA256.hexDigest(of: written) == sha else {
-                throw ContainerError(.io, path: target, message: "does not read back as written", hint: "check the disk")
-            }
+            return manifest
+        } catch {
+            for (file, _) in staged { storage.discard(staged: file) }
+            // The folders made for the staged files go too (an empty peer folder would count as a
+            // peer), deepest first; rmdir leaves one that holds anything.
+            for made in madeFolders.sorted(by: { $0.count > $1.count }) { rmdir(made) }
+            throw error
         }
-        guard let manifest else { throw damaged(path, "it has no manifest") }
-        if let missing = manifest.entries.first(where: { !seen.contains($0.path) }) {
-            throw damaged(path, "entry '\(missing.path)' listed in its manifest is missing (the archive is truncated?)")
-        }
-        return manifest
     }
 
     /// Whether an entry path is one a namespace folder holds (no `..`, no absolute path).
@@ -151,8 +172,14 @@ public enum LogArchive {
         archive_entry_set_mtime(entry, time(nil), 0)
         guard archive_write_header(archive, entry) == ARCHIVE_OK else { throw failure(archive, path: path, doing: "write the entry \(name)") }
         var written: Int64 = 0
+        let changed = { (bytes: Int64, more: Bool) in
+            ContainerError(.io, path: path, message: "entry \(name) changed while it was archived (\(bytes) bytes\(more ? " or more" : ""), not \(size))",
+                           hint: "run the archive again")
+        }
         try body { chunk in
             guard let base = chunk.baseAddress, !chunk.isEmpty else { return }
+            // A file that grew is refused before libarchive cuts it to the size in its header.
+            guard written + Int64(chunk.count) <= size else { throw changed(written + Int64(chunk.count), true) }
             var offset = 0
             while offset < chunk.count {
                 let count = archive_write_data(archive, base + offset, chunk.count - offset)
@@ -161,15 +188,28 @@ public enum LogArchive {
             }
             written += Int64(chunk.count)
         }
-        guard written == size else {
-            throw ContainerError(.io, path: path, message: "entry \(name) changed while it was archived (\(written) bytes, not \(size))",
-                                 hint: "run the archive again")
-        }
+        guard written == size else { throw changed(written, false) }
     }
 
-    /// Reads the archive: the manifest first, then each entry whole.
+    /// The largest manifest entry read: one larger is damage, not a manifest.
+    static let manifestLimit = 64 << 20
+
+    /// Hands an entry's blocks, hashed and checked on the way, to a sink (one that drops them, when
+    /// only checked); it throws `damagedArchive` when the entry does not match the manifest.
+    typealias EntryBlocks = ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+
+    /// Reads the archive in one pass: the manifest first (returned, and handed to `manifest`),
+    /// then each entry a block at a time through the ``EntryBlocks`` handed to `entry` with the
+    /// manifest's entry, which checks its checksum and size when its last block has been handed
+    /// on (an entry `entry` leaves unread is read and checked afterwards). One buffer of
+    /// ``blockSize`` bytes serves every entry.
+    ///
+    /// - Throws: `damagedArchive` for an archive that is not one, a manifest that is not
+    ///   readable, an entry that is not listed, listed twice, damaged or missing; what the
+    ///   closures throw.
+    @discardableResult
     private static func read(_ path: String, stopAfterManifest: Bool, manifest: (ArchiveManifest) throws -> Void,
-                             entry: (String, Data) throws -> Void) throws {
+                             entry: (ArchiveManifest.Entry, EntryBlocks) throws -> Void) throws -> ArchiveManifest {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ContainerError(.notFound, path: path, message: "no such archive", hint: "check the path")
         }
@@ -177,13 +217,24 @@ public enum LogArchive {
         defer { archive_read_free(archive) }
         archive_read_support_filter_zstd(archive)
         archive_read_support_format_tar(archive)
-        guard archive_read_open_filename(archive, path, 1 << 20) == ARCHIVE_OK else {
+        guard archive_read_open_filename(archive, path, blockSize) == ARCHIVE_OK else {
             throw damaged(path, "it is not a zstd-compressed tar archive (\(message(archive)))")
         }
-        var first = true
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { buffer.deallocate() }
+        /// Hands every block of the current entry `name` to `body`.
+        func data(of name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+            while true {
+                let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
+                if count == 0 { return }
+                guard count > 0 else { throw damaged(path, "entry '\(name)' is truncated or damaged (\(message(archive)))") }
+                try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
+        }
+        var found: ArchiveManifest?
+        var expected: [String: ArchiveManifest.Entry] = [:]
         var previous: String?
         var header: OpaquePointer?
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let status = archive_read_next_header(archive, &header)
             if status == ARCHIVE_EOF { break }
@@ -193,36 +244,86 @@ public enum LogArchive {
             }
             let name = archive_entry_pathname(header).map { String(cString: $0) } ?? ""
             previous = name
-            var data = Data()
-            let expected = archive_entry_size(header)
-            if expected > 0 { data.reserveCapacity(Int(min(expected, 1 << 30))) }
-            while true {
-                let count = buffer.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
-                if count == 0 { break }
-                guard count > 0 else { throw damaged(path, "entry '\(name)' is truncated or damaged (\(message(archive)))") }
-                buffer.withUnsafeBytes { data.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            }
-            if first {
-                guard name == ArchiveManifest.entryName,
-                      let found = try? JSONDecoder().decode(ArchiveManifest.self, from: data), found.format == ArchiveManifest.currentFormat else {
-                    throw damaged(path, "its first entry is not a readable \(ArchiveManifest.entryName)")
+            guard found != nil else {
+                found = try readManifest(name: name, size: archive_entry_size(header), path: path) { try data(of: name, $0) }
+                for listed in found?.entries ?? [] {
+                    guard isSafeEntryPath(listed.path) else { throw damaged(path, "entry '\(listed.path)' is not a path a container holds") }
+                    expected[listed.path] = listed
                 }
-                try manifest(found)
-                first = false
-                if stopAfterManifest { return }
+                try manifest(found!)
+                if stopAfterManifest { return found! }
                 continue
             }
-            try entry(name, data)
+            guard let listed = expected.removeValue(forKey: name) else {
+                throw damaged(path, "entry '\(name)' is not listed in its manifest, or is in it twice")
+            }
+            var checked = false
+            let blocks: EntryBlocks = { sink in
+                var hasher = SHA256()
+                var bytes: Int64 = 0
+                try data(of: name) { block in
+                    hasher.update(bytes: block)
+                    bytes += Int64(block.count)
+                    try sink(block)
+                }
+                guard bytes == listed.bytes, hasher.finalizeHex() == listed.sha256 else {
+                    throw damaged(path, "entry '\(name)' does not match its checksum")
+                }
+                checked = true
+            }
+            try entry(listed, blocks)
+            if !checked { try blocks { _ in } }
         }
-        if first { throw damaged(path, "it holds no entries") }
+        guard let found else { throw damaged(path, "it holds no entries") }
+        if let missing = found.entries.first(where: { expected[$0.path] != nil }) {
+            throw damaged(path, "entry '\(missing.path)' listed in its manifest is missing (the archive is truncated?)")
+        }
+        return found
     }
 
-    /// The bytes of the container file `path`.
-    private static func contents(of path: String, in storage: any ContainerStorage) throws -> Data {
-        guard let data = try storage.read(path) else {
+    /// The manifest from the archive's first entry, `name` of `size` bytes, whose blocks
+    /// `blocks` hands on.
+    private static func readManifest(name: String, size: Int64, path: String,
+                                     blocks: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> ArchiveManifest {
+        let unreadable = damaged(path, "its first entry is not a readable \(ArchiveManifest.entryName)")
+        guard name == ArchiveManifest.entryName, size <= manifestLimit else { throw unreadable }
+        var bytes = Data()
+        try blocks { block in
+            guard bytes.count + block.count <= manifestLimit else { throw unreadable }
+            bytes.append(contentsOf: block)
+        }
+        guard let found = try? JSONDecoder().decode(ArchiveManifest.self, from: bytes), found.format == ArchiveManifest.currentFormat else {
+            throw unreadable
+        }
+        return found
+    }
+
+    /// Hands the container file `path` to `body` a block at a time.
+    ///
+    /// - Throws: `missingLog` when it is gone.
+    private static func contents(of path: String, in storage: any ContainerStorage, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard try storage.read(path, inBlocksOf: blockSize, body) else {
             throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run the archive again")
         }
-        return data
+    }
+
+    /// The SHA-256 of the container file `path`, read a block at a time (`nil` when it is gone).
+    private static func checksum(of path: String, in storage: any ContainerStorage) throws -> String? {
+        var hasher = SHA256()
+        guard try storage.read(path, inBlocksOf: blockSize, { hasher.update(bytes: $0) }) else { return nil }
+        return hasher.finalizeHex()
+    }
+
+    /// The folders above `path` that do not exist yet, outermost first: those a write of `path`
+    /// makes (none in a storage without folders).
+    private static func missingFolders(of path: String) -> [String] {
+        var missing: [String] = []
+        var folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        while folder != "/", !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            missing.insert(folder, at: 0)
+            folder = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        }
+        return missing
     }
 
     private static func message(_ archive: OpaquePointer) -> String {

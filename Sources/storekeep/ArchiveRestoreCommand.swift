@@ -26,7 +26,7 @@ struct ArchiveRestoreCommand: StorekeepCommand {
     /// The shared options.
     @OptionGroup var globals: GlobalOptions
 
-    /// Verifies, restores, and says what was written.
+    /// Restores (verifying every entry before any is put in place), and says what was written.
     func run(context: CommandContext) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: container, isDirectory: &isFolder), isFolder.boolValue else {
@@ -36,10 +36,10 @@ struct ArchiveRestoreCommand: StorekeepCommand {
         guard SyncName.isValid(manifest.contentName), manifest.modelHash.count == 64, manifest.modelHash.allSatisfy(\.isHexDigit) else {
             throw ContainerError(.damagedArchive, path: archive, message: "names an unusable namespace", hint: "use another copy of the archive")
         }
-        // Verified whole before a single file is written.
-        try LogArchive.verify(archive)
         let folder = SyncNamespace(container: URL(fileURLWithPath: container).standardizedFileURL.path, contentName: manifest.contentName,
                                    modelHash: manifest.modelHash).path
+        // One reading of the archive: every entry is staged and checked before any gets its name,
+        // so a damaged archive writes nothing.
         try LogArchive.restore(archive, into: folder, force: force)
         try context.output.emit(manifest) { "\(archive): \(manifest.entries.count) entries restored into \(folder) and verified" }
     }
