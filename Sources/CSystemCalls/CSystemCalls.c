@@ -23,6 +23,18 @@ long storekeep_copy_file_range(int input, int output, unsigned long count) {
 #endif
 }
 
+#include <fcntl.h>
+
+int storekeep_start_writeback(int descriptor) {
+#if defined(__linux__)
+    return sync_file_range(descriptor, 0, 0, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)descriptor;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 #include <sqlite3.h>
 
 int storekeep_sqlite_disable_memory_statistics(void) {

@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import ObjectModel
 
@@ -63,7 +64,15 @@ public struct FolderStorage: ContainerStorage {
     public func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
         try SyncNamespace.makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         do {
-            return try DurableFile.stage(path, from: produce)
+            // Made durable when published (``DurableFile/publish(_:as:replacing:)`` fsyncs it first);
+            // its writeback starts now, not waited for, while the next file is staged.
+            let staged = try DurableFile.stage(path, syncing: false, from: produce)
+            let descriptor = open(staged, O_RDONLY | O_CLOEXEC)
+            if descriptor >= 0 {
+                _ = storekeep_start_writeback(descriptor)
+                _ = close(descriptor)
+            }
+            return staged
         } catch let failure as DurableFile.Failure {
             throw ContainerError.writing(failure)
         }

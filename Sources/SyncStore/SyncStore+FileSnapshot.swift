@@ -76,8 +76,10 @@ extension SyncStore {
         var vector = status.watermarks
         vector[metadata.peerID] = status.localSequence
         var blobFiles: [StoreFileSnapshot.Blob] = []
+        // Paths joined as strings: a store can refer to hundreds of thousands of blob files.
+        let folder = blobs.directory.path
         for digest in try referencedDigests(among: nil, in: db).sorted() {
-            let file = blobs.fileURL(forDigest: digest).path
+            let file = "\(folder)/\(digest.prefix(2))/\(digest)"
             var facts = stat()
             guard lstat(file, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG else {
                 throw StoreError(.damaged, path: path, message: "a record refers to the external binary file \(file), which is missing or not a regular file",

@@ -9,6 +9,10 @@ int storekeep_syncfs(int descriptor);
 /// (ENOSYS, EXDEV, EINVAL where the file systems cannot: the caller copies through a buffer).
 long storekeep_copy_file_range(int input, int output, unsigned long count);
 
+/// Starts writing the file's dirty pages to disk without waiting (Linux sync_file_range with
+/// SYNC_FILE_RANGE_WRITE): an fsync later finds less to do. Returns 0, or -1 with errno set.
+int storekeep_start_writeback(int descriptor);
+
 /// Turns SQLite's memory statistics off for the process (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0)):
 /// with them on, every allocation SQLite makes takes a process-wide mutex to count itself. Works only
 /// before SQLite is first used (otherwise SQLITE_MISUSE and nothing changes); returns the result code.

@@ -69,17 +69,15 @@ public struct StoreArchiver: Sendable {
         }
         // The baseline new peers start from once these logs have left: the newest one already
         // covers the watermark (an earlier archive's, a rekey's), or a new one is written.
-        var baselinePath: String
+        // A new one is written on another thread while the archive is (the two share no file, and
+        // both are done, read back and checked before anything is removed).
+        let baseline: ConcurrentBaseline
         if let newest = try namespace.baselines().last, let header = namespace.baselineHeader(newest),
            report.watermark.allSatisfy({ $0.value <= (header.vector[$0.key] ?? 0) }) {
-            baselinePath = "\(namespace.baselineFolder)/\(newest)"
+            baseline = ConcurrentBaseline(existing: "\(namespace.baselineFolder)/\(newest)")
         } else {
-            let published = try SnapshotBaselines.publish(of: store, into: namespace, reason: "archive")
-            baselinePath = "\(namespace.baselineFolder)/\(published.name)"
-            // Read back and checked before it was published.
-            try CrashPoint.reach("archive.baseline.written")
+            baseline = ConcurrentBaseline(publishing: store, into: namespace)
         }
-        report.baseline = baselinePath
         // The archive: written (or found, from a run that was stopped), then read back whole.
         let folder = options.destination ?? "\(namespace.path)/archives"
         try SyncNamespace.makeFolder(folder)
@@ -105,6 +103,8 @@ public struct StoreArchiver: Sendable {
         }
         report.verified = true
         try CrashPoint.reach("archive.verified")
+        report.baseline = try baseline.path()
+        try CrashPoint.reach("archive.baseline.written")
         // Only now: the logs leave the container, the history the store. What is about to go is
         // recorded first, so that a run stopped part-way is finished by the next.
         let pending = PendingPrune(archive: archivePath, files: covered.map(\.source),
