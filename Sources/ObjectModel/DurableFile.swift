@@ -162,6 +162,14 @@ public enum DurableFile {
         if from != to { syncFolder(from) }
     }
 
+    /// fsyncs the open file `descriptor` of a file that is not yet published (a writer that
+    /// streams a file itself, then publishes it with ``publish(_:as:replacing:)``).
+    ///
+    /// - Throws: ``Failure`` naming `path`.
+    public static func sync(descriptor: Int32, path: String) throws {
+        guard fsync(descriptor) == 0 else { throw Failure(path: path, reason: "fsync: \(String(cString: strerror(errno)))", code: errno) }
+    }
+
     /// fsyncs a folder, so that a rename, a new name or a removal inside it is durable.
     public static func syncFolder(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

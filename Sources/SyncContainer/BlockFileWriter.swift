@@ -88,11 +88,14 @@ final class BlockFileWriter {
     func finish(syncing: Bool = true) throws {
         try flush()
         closed = true
-        let failed = syncing && fsync(descriptor) != 0
-        let code = errno
-        let closeFailed = close(descriptor) != 0
-        if failed || closeFailed {
-            throw ContainerError.writing(DurableFile.Failure(path: path, reason: "\(failed ? "fsync" : "close"): \(String(cString: strerror(code)))", code: code))
+        do {
+            if syncing { try DurableFile.sync(descriptor: descriptor, path: path) }
+        } catch {
+            _ = close(descriptor)
+            throw ContainerError.writing(error as? DurableFile.Failure ?? DurableFile.Failure(path: path, reason: "fsync", code: EIO))
+        }
+        guard close(descriptor) == 0 else {
+            throw ContainerError.writing(DurableFile.Failure(path: path, reason: "close: \(String(cString: strerror(errno)))", code: errno))
         }
     }
 
