@@ -98,8 +98,9 @@ public enum LogArchive {
     /// anything is written, unless `force` (one that holds exactly the entry is kept). Each entry
     /// is staged (``ContainerStorage/stage(_:from:)``: a durable file under a name readers skip)
     /// as it comes out of the archive, a block at a time, its checksum computed on the way; only
-    /// when every entry has been read and matched its checksum is each staged file read back,
-    /// checked, and given its name. A damaged or truncated archive leaves nothing behind: no
+    /// when every entry has been read and matched its checksum, and each staged file has been read
+    /// back and checked (on another thread, while the next entries were decompressed), is each
+    /// given its name. A damaged or truncated archive leaves nothing behind: no
     /// file, no staged file, no folder the restore made.
     ///
     /// - Parameter folder: where to restore; `nil` only verifies (``verify(_:)``).
@@ -110,8 +111,13 @@ public enum LogArchive {
         var alreadyThere = Set<String>()
         var staged: [(file: String, entry: ArchiveManifest.Entry)] = []
         var madeFolders: [String] = []
+        // Each staged file is read back and checked while the next entries are decompressed.
+        let readBack = StagedReadBack(storage: storage)
         do {
-            let manifest = try read(path, stopAfterManifest: false) { found in
+            // An entry that is staged is checked once, when its file is read back (the bytes on
+            // disk against the manifest: the archive's entry and the write at once); one that is
+            // not, as it is read.
+            let manifest = try read(path, stopAfterManifest: false, hashing: { folder == nil || alreadyThere.contains($0.path) }) { found in
                 // Refused before a single file is written. A file that already holds exactly the
                 // entry (a rerun after a kill, a second archive that shares a baseline) is kept.
                 guard let folder, !force else { return }
@@ -128,12 +134,14 @@ public enum LogArchive {
                 guard let folder, !alreadyThere.contains(entry.path) else { return try blocks { _ in } }
                 let target = "\(folder)/\(entry.path)"
                 madeFolders += missingFolders(of: target)
-                staged.append((try storage.stage(target) { sink in try withoutActuallyEscaping(sink) { try blocks($0) } }, entry))
+                let file = try storage.stage(target) { sink in try withoutActuallyEscaping(sink) { try blocks($0) } }
+                staged.append((file, entry))
+                readBack.check(file, entry: entry.path, expected: entry.sha256)
             }
             guard let folder else { return manifest }
-            // Every entry is whole in its staged file: each is read back, then given its name.
-            for (file, entry) in staged where try checksum(of: file, in: storage) != entry.sha256 {
-                throw ContainerError(.io, path: "\(folder)/\(entry.path)", message: "does not read back as written", hint: "check the disk")
+            // Every entry is whole in its staged file, and was read back: now each is given its name.
+            if let mismatch = readBack.firstMismatch() {
+                throw damaged(path, "entry '\(mismatch.entry)' \(mismatch.problem)")
             }
             while let (file, entry) = staged.first {
                 // Without --force, a file that appeared since the check above (another process
@@ -143,6 +151,7 @@ public enum LogArchive {
             }
             return manifest
         } catch {
+            _ = readBack.firstMismatch()
             for (file, _) in staged { storage.discard(staged: file) }
             // The folders made for the staged files go too (an empty peer folder would count as a
             // peer), deepest first; rmdir leaves one that holds anything.
@@ -208,7 +217,8 @@ public enum LogArchive {
     ///   readable, an entry that is not listed, listed twice, damaged or missing; what the
     ///   closures throw.
     @discardableResult
-    private static func read(_ path: String, stopAfterManifest: Bool, manifest: (ArchiveManifest) throws -> Void,
+    private static func read(_ path: String, stopAfterManifest: Bool, hashing: (ArchiveManifest.Entry) -> Bool = { _ in true },
+                             manifest: (ArchiveManifest) throws -> Void,
                              entry: (ArchiveManifest.Entry, EntryBlocks) throws -> Void) throws -> ArchiveManifest {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ContainerError(.notFound, path: path, message: "no such archive", hint: "check the path")
@@ -258,15 +268,17 @@ public enum LogArchive {
                 throw damaged(path, "entry '\(name)' is not listed in its manifest, or is in it twice")
             }
             var checked = false
+            let hashed = hashing(listed)
             let blocks: EntryBlocks = { sink in
                 var hasher = SHA256()
                 var bytes: Int64 = 0
                 try data(of: name) { block in
-                    hasher.update(bytes: block)
+                    if hashed { hasher.update(bytes: block) }
                     bytes += Int64(block.count)
                     try sink(block)
                 }
-                guard bytes == listed.bytes, hasher.finalizeHex() == listed.sha256 else {
+                let matches = hashed ? hasher.finalizeHex() == listed.sha256 : true
+                guard bytes == listed.bytes, matches else {
                     throw damaged(path, "entry '\(name)' does not match its checksum")
                 }
                 checked = true
