@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ObjectModel
 import SyncStore
 import Testing
@@ -128,5 +129,29 @@ struct RekeyArchiveTests {
         #expect(try SyncStore.open(at: fresh, readOnly: true).record(GlobalID("S1"))?.values["recording"] == .binary(recording))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: peers.directory.url.path).filter { $0.contains(".baseline-") }
         #expect(leftovers.isEmpty, "the unpacked snapshot is removed: \(leftovers)")
+    }
+
+    @Test("rekey stops with exit 75 and writes nothing while another connection reads the store (its log cannot be folded in)")
+    func busyStoreIsRefused() throws {
+        let peers = try SyncPeers(["A"])
+        defer { peers.directory.remove() }
+        #expect(try peers.apply("A", [SpeechLines.type("T1", "Toast")]).status == 0)
+        #expect(try peers.sync("A").status == 0)
+        #expect(try peers.apply("A", [SpeechLines.type("T2", "Panel")]).status == 0)
+        // The app's connection, in the middle of a read of the log's last commit.
+        let app = try DatabaseQueue(path: peers.store("A"))
+        let rekey: ProcessResult = try app.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN DEFERRED")
+            defer { try? db.execute(sql: "COMMIT") }
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+            return try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "SpeechTimer-2"])
+        }
+        #expect(rekey.status == 75, "\(rekey)")
+        #expect(rekey.stderr.contains("write-ahead log"), "\(rekey.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(peers.container)/SpeechTimer/redirect.json"), "no redirect")
+        #expect(!FileManager.default.fileExists(atPath: "\(peers.container)/SpeechTimer-2"), "nothing in the new content name")
+        // Once the app lets go, the same command finishes.
+        try app.close()
+        #expect(try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "SpeechTimer-2"]).status == 0)
     }
 }
