@@ -53,19 +53,19 @@ public protocol ContainerStorage: Sendable {
     /// ```
     func write(to path: String, replacing: Bool, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws
 
-    /// Writes durably, as ``write(to:replacing:from:)`` does, the bytes `produce` hands, but under
-    /// a staging name beside `path` that readers of the container never see: for a writer that
+    /// Writes, as ``write(to:replacing:from:)`` does, the bytes `produce` hands, but under a
+    /// staging name beside `path` that readers of the container never see: for a writer that
     /// gives several files their names only once every one of them is whole (a restore of an
-    /// archive). The staged file is then published with ``publish(staged:as:replacing:)`` or
-    /// removed with ``discard(staged:)``, and can be read meanwhile with
+    /// archive). The staged file is durable once published with ``publish(staged:as:replacing:)``
+    /// (or removed with ``discard(staged:)``), and can be read meanwhile with
     /// ``read(_:inBlocksOf:_:)``.
     ///
     /// - Returns: the staging path.
     /// - Throws: ``ContainerError``, or what `produce` throws; either way nothing is left.
     func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String
 
-    /// Gives the staged file `staged` (from ``stage(_:from:)``) the name `path`, durably; the
-    /// staging name is gone afterwards, whether it succeeded or not.
+    /// Makes the staged file `staged` (from ``stage(_:from:)``) durable and gives it the name
+    /// `path`; the staging name is gone afterwards, whether it succeeded or not.
     ///
     /// - Parameter replacing: when `false`, a file at `path` is left as it is and the publish fails
     ///   with ``ContainerError`` `wouldOverwrite`.

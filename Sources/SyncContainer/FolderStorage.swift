@@ -60,7 +60,8 @@ public struct FolderStorage: ContainerStorage {
     }
 
     /// Writes a temporary file beside `path` (``DurableFile/stage(_:syncing:from:)``: a name
-    /// beginning with `.`, which readers skip, fsynced), making the folders it needs.
+    /// beginning with `.`, which readers skip), its writeback started and not waited for (it is
+    /// fsynced when published), making the folders it needs.
     public func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
         try SyncNamespace.makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         do {
@@ -78,8 +79,8 @@ public struct FolderStorage: ContainerStorage {
         }
     }
 
-    /// Renames the staged file to `path` (links it, when not `replacing`), the folder fsynced
-    /// (``DurableFile/publish(_:as:replacing:)``).
+    /// fsyncs the staged file and renames it to `path` (links it, when not `replacing`), the folder
+    /// fsynced (``DurableFile/publish(_:as:replacing:)``).
     public func publish(staged: String, as path: String, replacing: Bool) throws {
         try publishing(path, replacing: replacing) { try DurableFile.publish(staged, as: path, replacing: replacing) }
     }

@@ -54,26 +54,20 @@ enum FramedFile {
     private static func saves(_ compressed: Int, of original: Int) -> Bool { compressed > 0 && compressed * 10 <= original * 9 }
 
     /// The header of a framed file, read without its body (and so without checking its checksum).
-    static func header<H: Header>(signature: [UInt8], as: H.Type, readingFirst read: (Int) -> Data?) -> H? {
+    static func header<H: Header>(signature: [UInt8], as type: H.Type, readingFirst read: (Int) -> Data?) -> H? {
+        headerAndLength(signature: signature, as: type, readingFirst: read)?.header
+    }
+
+    /// The header of a framed file and the length of its JSON (so where its body starts), read
+    /// without its body.
+    static func headerAndLength<H: Header>(signature: [UInt8], as: H.Type, readingFirst read: (Int) -> Data?) -> (header: H, length: Int)? {
         let prefix = signature.count + 4
         guard let start = read(prefix), start.count == prefix, Array(start.prefix(signature.count)) == signature else { return nil }
         var length = 0
         for index in 0..<4 { length |= Int(start[start.startIndex + signature.count + index]) << (8 * index) }
-        guard length < 1 << 20, let bytes = read(prefix + length), bytes.count == prefix + length else { return nil }
-        return try? JSONDecoder().decode(H.self, from: bytes.suffix(length))
-    }
-
-    /// The length of the header of the framed file at `path` (read from its first bytes).
-    ///
-    /// - Throws: ``ContainerError`` `damagedLog` when the file does not start with `signature`.
-    static func headerLength(of path: String, signature: [UInt8]) throws -> Int {
-        let prefix = signature.count + 4
-        guard let start = try FolderStorage().read(path, limit: prefix), start.count == prefix, Array(start.prefix(signature.count)) == signature else {
-            throw ContainerError(.damagedLog, path: path, message: "does not start with its signature", hint: "the file is damaged or was not written by storekeep")
-        }
-        var length = 0
-        for index in 0..<4 { length |= Int(start[start.startIndex + signature.count + index]) << (8 * index) }
-        return length
+        guard length < 1 << 20, let bytes = read(prefix + length), bytes.count == prefix + length,
+              let header = try? JSONDecoder().decode(H.self, from: bytes.suffix(length)) else { return nil }
+        return (header, length)
     }
 
     /// The header and the decompressed body, after checking the signature, the checksum and the sizes.

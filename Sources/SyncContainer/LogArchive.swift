@@ -96,11 +96,11 @@ public enum LogArchive {
     /// Verifies the archive and writes every entry under `folder` (the namespace folder, through
     /// `storage`), in one reading of the archive: a file already there is refused, before
     /// anything is written, unless `force` (one that holds exactly the entry is kept). Each entry
-    /// is staged (``ContainerStorage/stage(_:from:)``: a durable file under a name readers skip)
-    /// as it comes out of the archive, a block at a time, its checksum computed on the way; only
-    /// when every entry has been read and matched its checksum, and each staged file has been read
-    /// back and checked (on another thread, while the next entries were decompressed), is each
-    /// given its name. A damaged or truncated archive leaves nothing behind: no
+    /// is staged (``ContainerStorage/stage(_:from:)``: a file under a name readers skip) as it
+    /// comes out of the archive, a block at a time, its size checked on the way, and is read back
+    /// on another thread while the next entries are decompressed, its SHA-256 compared with the
+    /// manifest's (which checks the archive's entry and the write at once); only when every entry
+    /// has matched is each made durable and given its name. A damaged or truncated archive leaves nothing behind: no
     /// file, no staged file, no folder the restore made.
     ///
     /// - Parameter folder: where to restore; `nil` only verifies (``verify(_:)``).
@@ -320,7 +320,7 @@ public enum LogArchive {
     }
 
     /// The SHA-256 of the container file `path`, read a block at a time (`nil` when it is gone).
-    private static func checksum(of path: String, in storage: any ContainerStorage) throws -> String? {
+    static func checksum(of path: String, in storage: any ContainerStorage) throws -> String? {
         var hasher = SHA256()
         guard try storage.read(path, inBlocksOf: blockSize, { hasher.update(bytes: $0) }) else { return nil }
         return hasher.finalizeHex()

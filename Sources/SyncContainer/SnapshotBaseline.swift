@@ -70,24 +70,22 @@ public enum SnapshotBaseline {
         }
         let temporary = DurableFile.temporaryPath(for: path)
         let output = try BlockFileWriter(creating: temporary, for: path)
-        var digest = SHA256()
+        // One digest for the whole file, handed to the hashing thread and back in its box.
+        let box = DigestBox(SHA256())
         do {
             var prefix = signature
             withUnsafeBytes(of: UInt32(headerBytes.count).littleEndian) { prefix.append(contentsOf: $0) }
             prefix += headerBytes
             try prefix.withUnsafeBytes { bytes in
-                digest.update(bytes: bytes)
+                box.digest?.update(bytes: bytes)
                 try output.write(bytes)
             }
             // The database is copied by the kernel while another thread hashes it (both read the
             // same file, which the caller holds still); the read-back check below covers the copy.
-            let box = DigestBox(digest)
             let hashing = BackgroundWork { try BlockFileReader.hash(database, bytes: databaseBytes, into: box) }
             let copied = Result { try output.append(copyingFile: database, bytes: databaseBytes) }
             try hashing.wait()
             try copied.get()
-            guard let hashed = box.digest.take() else { throw ContainerError(.io, path: database, message: "was not hashed", hint: "") }
-            digest = hashed
             for blob in blobs {
                 guard let raw = hexBytes(blob.digest) else {
                     throw ContainerError(.io, path: blob.path, message: "is not named by a SHA-256", hint: "run `storekeep check` on the store")
@@ -95,11 +93,12 @@ public enum SnapshotBaseline {
                 var blobPrefix = raw
                 withUnsafeBytes(of: UInt64(blob.bytes).littleEndian) { blobPrefix.append(contentsOf: $0) }
                 try blobPrefix.withUnsafeBytes { bytes in
-                    digest.update(bytes: bytes)
+                    box.digest?.update(bytes: bytes)
                     try output.write(bytes)
                 }
-                try BlockFileReader.copy(blob.path, bytes: blob.bytes, into: output, digest: &digest)
+                try BlockFileReader.hash(blob.path, bytes: blob.bytes, into: box, copyingTo: output)
             }
+            guard let digest = box.digest.take() else { throw ContainerError(.io, path: path, message: "was not hashed", hint: "") }
             let whole = digest.copy()
             let trailer = digest.finalize()
             try trailer.withUnsafeBytes { try output.write($0) }
@@ -150,14 +149,14 @@ public enum SnapshotBaseline {
         guard let facts = try? FileManager.default.attributesOfItem(atPath: path), let size = (facts[.size] as? NSNumber)?.int64Value else {
             throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again: a newer baseline may have replaced it")
         }
-        guard let header = FramedFile.header(signature: signature, as: BaselineHeader.self, readingFirst: { try? FolderStorage().read(path, limit: $0) }) else {
+        guard let (header, headerLength) = FramedFile.headerAndLength(signature: signature, as: BaselineHeader.self,
+                                                                       readingFirst: { try? FolderStorage().read(path, limit: $0) }) else {
             throw damaged(path, "it does not start with a readable snapshot baseline header")
         }
         guard header.format == BaselineHeader.snapshotFormat, header.compression == "none", let snapshotBytes = header.snapshotBytes, snapshotBytes >= 0,
               let blobFiles = header.blobFiles, blobFiles >= 0, header.bodyBytes >= 0, Int64(header.bodyBytes) >= snapshotBytes else {
             throw damaged(path, "its header does not describe a snapshot (format \(header.format))")
         }
-        let headerLength = try FramedFile.headerLength(of: path, signature: signature)
         let bodyStart = Int64(signature.count + 4 + headerLength)
         guard size == bodyStart + Int64(header.bodyBytes) + 32 else {
             throw damaged(path, "it is \(size) bytes long, not the \(bodyStart + Int64(header.bodyBytes) + 32) its header says (truncated?)")

@@ -1,5 +1,4 @@
 import Foundation
-import ObjectModel
 
 /// Reads staged files back and checks their SHA-256 on another thread, one after another, while
 /// the restore goes on decompressing the next entries; ``firstMismatch()`` waits for them all.
@@ -16,18 +15,15 @@ final class StagedReadBack: @unchecked Sendable {
     func check(_ file: String, entry: String, expected: String) {
         queue.async { [self] in
             guard mismatch == nil else { return }
-            var hasher = SHA256()
             do {
-                guard try storage.read(file, inBlocksOf: 1 << 20, { hasher.update(bytes: $0) }) else {
-                    mismatch = (entry, "was written, and is gone before it was published")
-                    return
+                switch try LogArchive.checksum(of: file, in: storage) {
+                case nil: mismatch = (entry, "was written, and is gone before it was published")
+                case let sha? where sha != expected:
+                    mismatch = (entry, "does not match its checksum as written (the entry is damaged, or the disk did not keep it)")
+                default: break
                 }
             } catch {
                 mismatch = (entry, "was written and cannot be read back: \(error)")
-                return
-            }
-            if hasher.finalizeHex() != expected {
-                mismatch = (entry, "does not match its checksum as written (the entry is damaged, or the disk did not keep it)")
             }
         }
     }

@@ -63,8 +63,8 @@ extension SyncNamespace {
             try requireOwn(header, path: path)
             return (header, sha)
         }
-        let (header, _) = try readBaseline(name)
-        return (header, try sha256(ofBaseline: name))
+        let (header, _, file) = try decodeBaseline(name)
+        return (header, SHA256.hexDigest(of: file))
     }
 
     /// Checks a snapshot baseline and writes its database file to `database` and its blob files
@@ -88,6 +88,12 @@ extension SyncNamespace {
 
     /// Reads and checks a baseline: its checksum, and that it is this namespace's.
     public func readBaseline(_ name: String) throws -> (BaselineHeader, [UInt8]) {
+        let (header, body, _) = try decodeBaseline(name)
+        return (header, body)
+    }
+
+    /// ``readBaseline(_:)``, with the file's bytes as read (to hash them without reading again).
+    private func decodeBaseline(_ name: String) throws -> (BaselineHeader, [UInt8], file: Data) {
         let path = "\(baselineFolder)/\(name)"
         guard let data = try storage.read(path) else {
             throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again: a newer baseline may have replaced it")
@@ -97,7 +103,7 @@ extension SyncNamespace {
             throw ContainerError(.foreignLog, path: path, message: "is a baseline of \(header.contentName)/\(header.modelHash.prefix(12)) (format \(header.format)), not of this namespace",
                                  hint: "a file was copied into the wrong folder; move it away")
         }
-        return (header, body)
+        return (header, body, data)
     }
 
     /// The redirect of this content name, when it was rekeyed.
