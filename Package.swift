@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "CSystemCalls", linkerSettings: [.linkedLibrary("sqlite3")]),
-        .target(name: "ObjectModel", dependencies: ["CLibCrypto"]),
+        .target(name: "ObjectModel", dependencies: ["CLibCrypto", "CSystemCalls"]),
         .target(name: "XcodeModel", dependencies: ["ObjectModel"]),
         .target(
             name: "LegacyFormats",

@@ -3,11 +3,36 @@
 #include <errno.h>
 #include "CSystemCalls.h"
 
+#include <fcntl.h>
+#include <stdio.h>
+
 int storekeep_syncfs(int descriptor) {
 #if defined(__linux__)
     return syncfs(descriptor);
 #else
     (void)descriptor;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int storekeep_open_unnamed(const char *folder) {
+#if defined(__linux__) && defined(O_TMPFILE)
+    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+#else
+    (void)folder;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
+int storekeep_link_unnamed(int descriptor, const char *path) {
+#if defined(__linux__)
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", descriptor);
+    return linkat(AT_FDCWD, name, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+#else
+    (void)descriptor; (void)path;
     errno = ENOSYS;
     return -1;
 #endif
@@ -22,8 +47,6 @@ long storekeep_copy_file_range(int input, int output, unsigned long count) {
     return -1;
 #endif
 }
-
-#include <fcntl.h>
 
 int storekeep_start_writeback(int descriptor) {
 #if defined(__linux__)

@@ -22,9 +22,10 @@ public enum DurableFile {
     /// - Parameters:
     ///   - replacing: when `false`, an existing file at `path` is an error (`EEXIST`) and is left as
     ///     it is: for files that are immutable once published.
-    ///   - syncing: when `false`, neither the file nor its folder is fsynced: for a writer of many
-    ///     files that makes them all durable at once afterwards (one `syncfs`) before anything refers
-    ///     to them. The file still appears whole or not at all.
+    ///   - syncing: when `false`, neither the file nor its folder is fsynced: for a writer that makes
+    ///     the file durable another way before anything refers to it (many new files that must be
+    ///     durable together are better written with ``DurableFileBatch``, which names each only once
+    ///     its bytes are on disk). The file still appears whole or not at all.
     /// - Throws: ``Failure``, the temporary file removed and `path` untouched.
     public static func write(_ bytes: Data, to path: String, replacing: Bool = true, syncing: Bool = true) throws {
         try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in try write(raw, to: path, replacing: replacing, syncing: syncing) }
@@ -195,7 +196,7 @@ public enum DurableFile {
     }
 
     /// Writes all of `bytes`, retrying short writes and interruptions.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) -> Failure? {
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) -> Failure? {
         var done = 0
         while done < bytes.count, let base = bytes.baseAddress {
             let written = Foundation.write(descriptor, base + done, bytes.count - done)

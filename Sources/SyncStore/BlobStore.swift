@@ -1,4 +1,3 @@
-import CSystemCalls
 import Foundation
 import ObjectModel
 
@@ -6,7 +5,9 @@ import ObjectModel
 ///
 /// A value is kept at `<store>.blobs/<first two hex digits>/<sha256 hex>`; the record's column
 /// holds `sha256:<hex>`. Files are written by ``DurableFile`` (a temporary name, fsynced, renamed, the
-/// folder fsynced), so a crash leaves either the whole file or none (at worst an orphan `check` reports).
+/// folder fsynced) or a ``DurableFileBatch`` (named only once their bytes are on disk), so a crash
+/// leaves either the whole file or none (at worst an orphan `check` reports): a name found is
+/// trusted to hold its content.
 struct BlobStore: Sendable {
     /// The prefix of a column value that refers to a blob file.
     static let referencePrefix = "sha256:"
@@ -60,30 +61,43 @@ struct BlobStore: Sendable {
 
     /// Writes `data` unless an identical blob exists, and returns its digest.
     ///
-    /// With `durable` (the default) the file and its folder are fsynced before this returns. A batch
-    /// writer passes `false` and calls ``flushFileSystem()`` once before it commits the rows that
-    /// refer to its blobs: the same guarantee, one flush instead of two per file.
-    func write(_ data: Data, durable: Bool = true) throws -> String {
-        try write(data, digest: SHA256.hexDigest(of: data), durable: durable)
+    /// Without a `batch`, the file is durable (fsynced, and its folder) before this returns. A batch
+    /// writer passes its ``DurableFileBatch`` and calls its `finish()` before it commits the rows
+    /// that refer to its blobs: the same guarantee, with each file's writeback started at once and
+    /// waited for later, and each folder fsynced once.
+    func write(_ data: Data, into batch: DurableFileBatch? = nil) throws -> String {
+        try write(data, digest: SHA256.hexDigest(of: data), into: batch)
     }
 
     /// Writes `data`, whose SHA-256 is `hex`, unless an identical blob exists, through
-    /// ``DurableFile`` (a migration writes thousands of these), making the folders it needs.
+    /// ``DurableFile`` (or `batch`: a migration writes thousands of these), making the folders it needs.
     ///
     /// - Throws: `POSIXError` with the system's code (`ENOSPC` for a full disk).
-    func write(_ data: Data, digest hex: String, durable: Bool = true) throws -> String {
+    func write(_ data: Data, digest hex: String, into batch: DurableFileBatch? = nil) throws -> String {
         let folder = directory.path + "/" + String(hex.prefix(2))
         let target = folder + "/" + hex
         if access(target, F_OK) == 0 { return hex }
+        func writeFile() throws {
+            if let batch {
+                try data.withUnsafeBytes { try batch.add($0, as: target) }
+            } else {
+                try DurableFile.write(data, to: target)
+            }
+        }
         do {
-            try DurableFile.write(data, to: target, syncing: durable)
+            try writeFile()
         } catch let failure as DurableFile.Failure where failure.code == ENOENT {
             // POSIX calls here too, so that a full disk is reported as one (ENOSPC), not as a Foundation error.
-            for path in [directory.path, folder] where mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            for (path, parent) in [(directory.path, directory.deletingLastPathComponent().path), (folder, directory.path)] {
+                if mkdir(path, 0o755) == 0 {
+                    // The new folder's name is made durable with the files (batch) or at once.
+                    if let batch { batch.folderChanged(parent) } else { DurableFile.syncFolder(parent) }
+                } else if errno != EEXIST {
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
             }
             do {
-                try DurableFile.write(data, to: target, syncing: durable)
+                try writeFile()
             } catch let failure as DurableFile.Failure {
                 throw POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
             }
@@ -91,18 +105,6 @@ struct BlobStore: Sendable {
             throw POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
         }
         return hex
-    }
-
-    /// Makes every blob written so far durable: one `syncfs` of the blob folder's file system
-    /// (falling back to `sync` where `syncfs` is refused).
-    func flushFileSystem() {
-        let descriptor = open(directory.path, O_RDONLY)
-        guard descriptor >= 0 else {
-            sync()
-            return
-        }
-        if storekeep_syncfs(descriptor) != 0 { sync() }
-        _ = close(descriptor)
     }
 
     /// Reads the blob with digest `hex` (64 lowercase hex digits).

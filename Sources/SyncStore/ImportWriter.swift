@@ -197,7 +197,7 @@ final class ImportWriter {
                 return
             }
             let prepared = blobKey.flatMap { preparedBlobs[$0] }
-            statement.bind(index, try prepared ?? store.blobReference(writing: data, durable: true, entity: entity, column: column.name))
+            statement.bind(index, try prepared ?? store.blobReference(writing: data, entity: entity, column: column.name))
         }
     }
 }

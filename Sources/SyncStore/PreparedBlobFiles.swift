@@ -1,8 +1,8 @@
 import Foundation
 
 /// The blob files of one batch's large binary values, written on the store's blob queue ahead of
-/// the batch's rows and then made durable with one `syncfs`
-/// (``BulkLoad/startWritingBlobFiles(of:)``).
+/// the batch's rows and then made durable, each file and each folder it changed synced
+/// (``BulkLoad/startWritingBlobFiles(of:)``, ``DurableFileBatch``).
 ///
 /// A migration starts them when it hands a batch over, so the files are written while the batch
 /// before it commits; ``BulkLoad/importBatch(_:rejections:checkpoint:checked:blobFiles:)``
@@ -18,7 +18,7 @@ public final class PreparedBlobFiles: @unchecked Sendable {
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
     @exclusivity(unchecked) private var written: Result<[Int: String], StoreError>?
-    @exclusivity(unchecked) private var durable = false
+    @exclusivity(unchecked) private var durable: Result<Void, StoreError>?
 
     init(recordCount: Int) {
         self.recordCount = recordCount
@@ -40,13 +40,18 @@ public final class PreparedBlobFiles: @unchecked Sendable {
         }
     }
 
-    /// Waits until the files are durable, or their writing has failed (which the batch's import
-    /// reports): after it, no file of this batch, or of one started before it on the same store, is
-    /// still being written.
-    public func waitUntilDurable() {
+    /// Waits until the files are durable, or their writing has failed: after it, no file of this
+    /// batch, or of one started before it on the same store, is still being written.
+    ///
+    /// - Throws: ``StoreError`` `io` when the files were written but could not be made durable (a
+    ///   failure to write them comes from ``references()``, which the batch's import reads first).
+    public func waitUntilDurable() throws(StoreError) {
         condition.lock()
         defer { condition.unlock() }
-        while !durable { condition.wait() }
+        while true {
+            if let durable { return try durable.get() }
+            condition.wait()
+        }
     }
 
     func finishWriting(_ result: Result<[Int: String], StoreError>) {
@@ -56,9 +61,9 @@ public final class PreparedBlobFiles: @unchecked Sendable {
         condition.unlock()
     }
 
-    func finishSyncing() {
+    func finishSyncing(_ result: Result<Void, StoreError>) {
         condition.lock()
-        durable = true
+        durable = result
         condition.broadcast()
         condition.unlock()
     }

@@ -7,17 +7,25 @@ extension SyncStore {
     func startWritingBlobFiles(of records: [ImportRecord]) -> PreparedBlobFiles {
         let prepared = PreparedBlobFiles(recordCount: records.count)
         blobs.writeQueue.async { [self] in
-            let result = Result { () throws(StoreError) in try writeBlobFiles(of: records) }
+            let batch = DurableFileBatch()
+            let result = Result { () throws(StoreError) in try writeBlobFiles(of: records, into: batch) }
             prepared.finishWriting(result)
-            if case .success(let references) = result, !references.isEmpty { blobs.flushFileSystem() }
-            prepared.finishSyncing()
+            // The references go to the batch's rows now; the rows commit once the files are durable.
+            guard case .success = result else { return prepared.finishSyncing(.success(())) }
+            prepared.finishSyncing(Result { () throws(StoreError) in
+                do {
+                    try batch.finish()
+                } catch {
+                    throw StoreError(.io, path: path, message: "cannot make the blob files in \(blobs.directory.path) durable: \(error)")
+                }
+            })
         }
         return prepared
     }
 
-    /// Writes (not yet durably) the blob file of each large value of `records`, by
+    /// Writes into `batch` the blob file of each large value of `records`, by
     /// ``PreparedBlobFiles/key(record:column:)``.
-    private func writeBlobFiles(of records: [ImportRecord]) throws(StoreError) -> [Int: String] {
+    private func writeBlobFiles(of records: [ImportRecord], into batch: DurableFileBatch) throws(StoreError) -> [Int: String] {
         var references: [Int: String] = [:]
         var lastPlan: EntityPlan?
         for (recordPosition, record) in records.enumerated() {
@@ -29,16 +37,17 @@ extension SyncStore {
                 let given = record.values.value(named: column.name, nameIsASCII: column.nameIsASCII) ?? column.defaultValue
                 guard case .binary(let data)? = given, data.count > Self.externalStorageThreshold else { continue }
                 references[PreparedBlobFiles.key(record: recordPosition, column: position)] =
-                    try blobReference(writing: data, durable: false, entity: record.entity, column: column.name)
+                    try blobReference(writing: data, into: batch, entity: record.entity, column: column.name)
             }
         }
         return references
     }
 
-    /// `sha256:<hex>` of `data`, written to its blob file unless it exists (``BlobStore/write(_:durable:)``).
-    func blobReference(writing data: Data, durable: Bool, entity: String, column: String) throws(StoreError) -> String {
+    /// `sha256:<hex>` of `data`, written to its blob file unless it exists (``BlobStore/write(_:into:)``):
+    /// durably before this returns, or into `batch`, durable once the batch is finished.
+    func blobReference(writing data: Data, into batch: DurableFileBatch? = nil, entity: String, column: String) throws(StoreError) -> String {
         do {
-            return BlobStore.referencePrefix + (try blobs.write(data, durable: durable))
+            return BlobStore.referencePrefix + (try blobs.write(data, into: batch))
         } catch {
             throw StoreError.externalValue(error, path: path, entity: entity, attribute: column, folder: blobs.directory.path)
         }

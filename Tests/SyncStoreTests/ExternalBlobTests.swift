@@ -42,7 +42,7 @@ import Testing
             ImportRecord(entity: "Attachment", globalID: GlobalID("a\(index)"), values: ["data": .binary(data), "inlineData": .binary(data)])
         }
         let files = load.startWritingBlobFiles(of: records)
-        files.waitUntilDurable()
+        try files.waitUntilDurable()
         let written = Set(FileManager.default.enumerator(atPath: store.blobDirectory.path)?.compactMap { ($0 as? String)?.split(separator: "/").last.map(String.init) }
             .filter { $0.count == 64 } ?? [])
         #expect(written == Set(values.map { SHA256.hexDigest(of: $0) }), "one file per external value, none for the inline attribute")

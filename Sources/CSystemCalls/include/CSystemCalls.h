@@ -4,6 +4,15 @@
 /// Flushes the file system that holds `descriptor` (Linux syncfs); returns 0, or -1 with errno set.
 int storekeep_syncfs(int descriptor);
 
+/// Opens a new file without a name in the folder `folder`, for writing (Linux O_TMPFILE): it
+/// vanishes if the process dies before ``storekeep_link_unnamed`` names it. Returns the descriptor,
+/// or -1 with errno set (EOPNOTSUPP, EISDIR or EINVAL where the file system or kernel cannot).
+int storekeep_open_unnamed(const char *folder);
+
+/// Gives the unnamed file open as `descriptor` the name `path` (linkat through /proc/self/fd):
+/// fails with EEXIST, leaving what is there, when the name is taken. Returns 0, or -1 with errno set.
+int storekeep_link_unnamed(int descriptor, const char *path);
+
 /// Copies up to `count` bytes from `input` to `output` at their current offsets, in the kernel
 /// (Linux copy_file_range); returns the bytes copied (0 at the end of `input`), or -1 with errno set
 /// (ENOSYS, EXDEV, EINVAL where the file systems cannot: the caller copies through a buffer).

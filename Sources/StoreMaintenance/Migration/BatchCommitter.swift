@@ -107,7 +107,7 @@ final class BatchCommitter: @unchecked Sendable {
         // Batches a failure left uncommitted: their digests and files were started on hand-over.
         for batch in pending { Self.settle(batch) }
         pending.removeAll()
-        lastBlobFiles?.waitUntilDurable()
+        _ = try? lastBlobFiles?.waitUntilDurable()
         Self.disposal.sync {}
         if let failure { throw failure }
     }
@@ -116,7 +116,7 @@ final class BatchCommitter: @unchecked Sendable {
     /// and that no commit will wait for.
     private static func settle(_ batch: Batch) {
         _ = try? batch.digest?.wait()
-        batch.blobFiles?.waitUntilDurable()
+        _ = try? batch.blobFiles?.waitUntilDurable()
     }
 
     /// Where committed batches are let go of: freeing a batch's thousands of records is work the

@@ -32,7 +32,7 @@ extension BulkLoad {
         // once this returns or throws; a batch without records has none (and need not queue behind
         // another batch's files).
         let files = blobFiles ?? (records.isEmpty ? nil : startWritingBlobFiles(of: records))
-        defer { if blobFiles == nil { files?.waitUntilDurable() } }
+        defer { if blobFiles == nil { _ = try? files?.waitUntilDurable() } }
         let now = Date()
         do {
             try store.database.write { db in
@@ -46,7 +46,7 @@ extension BulkLoad {
                     for position in buffer.indices { try writer.write(buffer[position], checked: checked, position: position) }
                 }
                 try writer.finishHistory()
-                files?.waitUntilDurable()
+                try files?.waitUntilDurable()
                 try recordBatch(rejections: rejections, checkpoint: checkpoint, in: db)
             }
         } catch where StoreError.comesFromTheStore(error) {
@@ -66,7 +66,8 @@ extension BulkLoad {
     /// Starts writing the blob files of `records`' large binary values (over
     /// ``SyncStore/externalStorageThreshold`` bytes, in attributes that allow external storage,
     /// given or taken from the model's default) on the store's blob queue, then making them durable
-    /// with one `syncfs`; returns at once.
+    /// (``DurableFileBatch``: each file named once its bytes are on disk, each folder fsynced once);
+    /// returns at once.
     ///
     /// The queue handles one batch at a time, in the order started, so two batches never write the
     /// same file at once. Pass the result to ``importBatch(_:rejections:checkpoint:checked:blobFiles:)``

@@ -312,7 +312,7 @@ final class RemoteTransactionApplier {
     private func storedValue(_ value: AttributeValue, type: AttributeType, external: Bool, entity: String, name: String) throws -> DatabaseValue {
         let normalized = ValueCoder.normalized(value, type: type) ?? value
         if case .binary(let data) = normalized, external, data.count > SyncStore.externalStorageThreshold {
-            return try store.blobReference(writing: data, durable: true, entity: entity, column: name).databaseValue
+            return try store.blobReference(writing: data, entity: entity, column: name).databaseValue
         }
         return ValueCoder.databaseValue(normalized)
     }
