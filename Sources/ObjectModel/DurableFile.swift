@@ -187,7 +187,7 @@ public enum DurableFile {
     }
 
     /// Creates `temporary` exclusively for writing.
-    private static func createTemporary(_ temporary: String, for path: String) throws -> Int32 {
+    static func createTemporary(_ temporary: String, for path: String) throws -> Int32 {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw Failure(path: path, reason: "create a temporary file in \(folder(of: path)): \(String(cString: strerror(errno)))", code: errno)
@@ -231,7 +231,7 @@ public enum DurableFile {
     }
 
     /// Renames `temporary` to `path`, or, when not `replacing`, links it there only if the name is free.
-    private static func name(_ temporary: String, as path: String, replacing: Bool) -> Failure? {
+    static func name(_ temporary: String, as path: String, replacing: Bool) -> Failure? {
         if replacing {
             return rename(temporary, path) == 0 ? nil : Failure(path: path, reason: "rename into place: \(String(cString: strerror(errno)))", code: errno)
         }

@@ -78,10 +78,7 @@ public final class DurableFileBatch {
                 throw DurableFile.Failure(path: path, reason: "create a file in \(folder): \(String(cString: strerror(errno)))", code: errno)
             }
             let named = DurableFile.temporaryPath(for: path)
-            descriptor = open(named, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw DurableFile.Failure(path: path, reason: "create a temporary file in \(folder): \(String(cString: strerror(errno)))", code: errno)
-            }
+            descriptor = try DurableFile.createTemporary(named, for: path)
             temporary = named
         }
         if let failure = DurableFile.writeAll(bytes, to: descriptor, path: path) {
@@ -188,12 +185,13 @@ public final class DurableFileBatch {
 
     /// Gives `file` its name unless the name is taken (then the file there is kept).
     private func name(_ file: Pending) -> DurableFile.Failure? {
-        let linked = file.temporary.map { link($0, file.path) } ?? storekeep_link_unnamed(file.descriptor, file.path)
-        guard linked != 0, errno != EEXIST else { return nil }
-        let code = errno
-        // A file system without hard links: a temporary file is moved to the name while it is free.
-        if let temporary = file.temporary, access(file.path, F_OK) != 0, (try? DurableFile.move(temporary, to: file.path)) != nil { return nil }
-        return DurableFile.Failure(path: file.path, reason: "name the written file: \(String(cString: strerror(code)))", code: code)
+        guard let temporary = file.temporary else {
+            guard storekeep_link_unnamed(file.descriptor, file.path) != 0, errno != EEXIST else { return nil }
+            return DurableFile.Failure(path: file.path, reason: "name the written file: \(String(cString: strerror(errno)))", code: errno)
+        }
+        // DurableFile's own publishing without replacing (a link, or a rename where hard links are missing).
+        guard let failure = DurableFile.name(temporary, as: file.path, replacing: false), failure.code != EEXIST else { return nil }
+        return failure
     }
 
     private func close(_ file: Pending) {
