@@ -43,18 +43,32 @@ final class ArraySource: MigrationSource {
     var badNote: Int?
     let noteCount: Int
     let wholeCheckFails: Bool
+    let hasWholeCheck: Bool
+    let failureIsDamage: Bool
     /// Items the notes stream has yielded.
     let notesYielded = Counter()
-    init(failAfter: Int? = nil, badNote: Int? = nil, notes: Int = 50, wholeCheckFails: Bool = false) {
+    /// The `besideTheLoad` of each whole-source check asked for.
+    var checksAsked: [Bool] = []
+    init(failAfter: Int? = nil, badNote: Int? = nil, notes: Int = 50, wholeCheckFails: Bool = false,
+         hasWholeCheck: Bool = false, failureIsDamage: Bool = false) {
         self.failAfter = failAfter
         self.badNote = badNote
         self.noteCount = notes
         self.wholeCheckFails = wholeCheckFails
+        self.hasWholeCheck = hasWholeCheck || wholeCheckFails
+        self.failureIsDamage = failureIsDamage
     }
 
-    func wholeSourceCheck() throws -> (@Sendable () throws -> Void)? {
-        guard wholeCheckFails else { return nil }
-        return { @Sendable in throw CheckFailed() }
+    func wholeSourceCheck(besideTheLoad: Bool) throws -> (@Sendable () throws -> Void)? {
+        guard hasWholeCheck else { return nil }
+        checksAsked.append(besideTheLoad)
+        let fails = wholeCheckFails
+        return { @Sendable in if fails { throw CheckFailed() } }
+    }
+
+    /// With `failureIsDamage`, the stream's interruption stands for damage the load found.
+    func isDamage(_ error: any Error) -> Bool {
+        failureIsDamage && error is Interrupted
     }
 
     var kindDescription: String { "test arrays" }
@@ -146,6 +160,29 @@ final class ArraySource: MigrationSource {
         let store = try SyncStore.open(at: existing, readOnly: true)
         #expect(try store.contentDigest().digest == done.digest)
         #expect(try store.migrations().count == 1, "nothing was written: the check ran first")
+    }
+
+    @Test func damageTheLoadFindsBesideTheCheckRemovesTheNewTargetAndOtherFailuresKeepIt() throws {
+        let options = MigrationOptions(batchSize: 7)
+        let damaged = ArraySource(failAfter: 23, hasWholeCheck: true, failureIsDamage: true)
+        #expect(throws: ArraySource.Interrupted.self) {
+            try Migrator(source: damaged, target: path("damaged.store"), options: options).run()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty,
+                "a new target is removed when the load finds damage, as when the check does")
+        #expect(damaged.checksAsked == [true], "into a new target the check runs beside the load")
+
+        let kept = path("kept.store")
+        #expect(throws: ArraySource.Interrupted.self) {
+            try Migrator(source: ArraySource(failAfter: 23, hasWholeCheck: true), target: kept, options: options).run()
+        }
+        #expect(try SyncStore.open(at: kept, readOnly: true).liveRecordCounts()["Note"] == 21,
+                "a failure that is not damage leaves the committed batches to resume from")
+
+        let resuming = ArraySource(hasWholeCheck: true)
+        let resumed = try Migrator(source: resuming, target: kept, options: options).run()
+        #expect(resumed.outcome == .completed)
+        #expect(resuming.checksAsked == [false], "into an existing target the whole check runs first, leaving nothing to the load")
     }
 
     @Test func stopHaltsAtTheFirstRejectedRecordAndSkipGoesOn() throws {

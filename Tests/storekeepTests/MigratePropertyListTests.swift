@@ -206,6 +206,31 @@ struct MigratePropertyListTests {
         #expect(try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date == modified)
     }
 
+    @Test("damage inside a speech of an XML file, in a key the mapping reads or one it skips, is refused and removes the new target",
+          arguments: ["notes", "zzUnmapped"])
+    func damagedInsideTheMappedArray(key: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The whole-file check beside the load leaves the speeches' leaves to the load: the load must
+        // find this damage in the last speech after its batches have committed.
+        let source = try SpeechTimerData.write(in: directory, name: "data.xml", speeches: 5_000, format: "xml", recordingEvery: 3)
+        try SpeechTimerData.python(["-c", """
+            import plistlib, sys
+            d = plistlib.load(open(sys.argv[1], 'rb'))
+            d['speeches'][-1][sys.argv[2]] = 'DAMAGE-MARKER'
+            raw = plistlib.dumps(d, fmt=plistlib.FMT_XML)
+            assert raw.count(b'<string>DAMAGE-MARKER</string>') == 1
+            open(sys.argv[1], 'wb').write(raw.replace(b'<string>DAMAGE-MARKER</string>', b'<integer>DAMAGE-MARKER</integer>'))
+            """, source, key])
+        let target = directory.url.appendingPathComponent("t.store").path
+        let refused = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "200"])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr.contains("data.xml:"), "\(refused)")
+        #expect(refused.stderr.contains("<integer> holds 'DAMAGE-MARKER'"), "\(refused)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["data.xml"],
+                "the new target, its journal, blob folder and lock are gone")
+    }
+
     @Test("inspect shows a data file's key paths with types, counts and presence")
     func inspectPropertyList() throws {
         let directory = try TemporaryDirectory()

@@ -266,6 +266,20 @@ public final class PropertyListDocument {
         }
     }
 
+    /// Like ``validate()``, for a check that runs beside a load reading the arrays and values at
+    /// `keyPaths` with ``forEachElement(atKeyPath:from:selecting:_:)`` or
+    /// ``value(atKeyPath:)``: in an XML file only the structure of those values is checked here,
+    /// since those reads check every leaf they pass (selected or not). A load that stops early
+    /// leaves the rest of those values unchecked. A binary file is checked whole, since its load
+    /// reads only the selected values.
+    public func validate(leavingToTheLoad keyPaths: [String]) throws(PropertyListError) {
+        guard case .xml(let xml) = reader, !keyPaths.isEmpty else { return try validate() }
+        let scanner = XMLPlistScanner(file: xml.file)
+        let top = try xml.root(scanner)
+        try xml.check(scanner, top.value, depth: 0, leavingToTheLoad: keyPaths.map(Self.keys))
+        try xml.finish(scanner, wrapped: top.wrapped)
+    }
+
     private static func keys(_ path: String) -> [String] {
         path.isEmpty ? [] : path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }

@@ -159,11 +159,13 @@ struct XMLPlistReader {
     /// The values of `selection`'s keys in the element whose start tag was just read (in its
     /// order, `nil` where absent; the last of a repeated key, as ``materialise(_:_:depth:)``
     /// keeps it), or `nil` and the element's type name when it is not a dictionary. The values of
-    /// other keys are checked for structure and skipped, not built.
+    /// other keys are checked as ``walk(_:_:depth:node:shapeDepth:checkLeaves:)`` checks leaves and
+    /// skipped, not built: the element is checked whole, so that a check beside the load may leave
+    /// it out (``check(_:_:depth:leavingToTheLoad:)``).
     func selectedValues(_ scanner: XMLPlistScanner, _ markup: PlistMarkup, selection: PropertyListKeySelection,
                         depth: Int) throws(PropertyListError) -> ([PropertyListValue?]?, String) {
         guard markup.tag == .dict else {
-            try walk(scanner, markup, depth: depth, node: nil, shapeDepth: 0, checkLeaves: false)
+            try walk(scanner, markup, depth: depth, node: nil, shapeDepth: 0, checkLeaves: true)
             return (nil, markup.tag.typeName)
         }
         var values = [PropertyListValue?](repeating: nil, count: selection.keys.count)
@@ -178,15 +180,38 @@ struct XMLPlistReader {
             if let slot {
                 values[slot] = try materialise(scanner, value, depth: depth + 1)
             } else {
-                try walk(scanner, value, depth: depth + 1, node: nil, shapeDepth: 0, checkLeaves: false)
+                try walk(scanner, value, depth: depth + 1, node: nil, shapeDepth: 0, checkLeaves: true)
             }
         }
         return (values, "dictionary")
     }
 
+    /// Checks the value whose start tag was just read as `walk` with `checkLeaves` does, except
+    /// the values at `paths` (key paths below this value; `[]` is the value itself): of those only
+    /// the structure is checked, because a load reads them through ``selectedValues(_:_:selection:depth:)``
+    /// or ``materialise(_:_:depth:)``, which check their leaves. Only the first of a repeated key
+    /// is left to the load: a lookup finds that one.
+    func check(_ scanner: XMLPlistScanner, _ markup: PlistMarkup, depth: Int, leavingToTheLoad paths: [[String]]) throws(PropertyListError) {
+        guard !paths.isEmpty else {
+            try walk(scanner, markup, depth: depth, node: nil, shapeDepth: 0, checkLeaves: true)
+            return
+        }
+        guard !paths.contains([]), markup.tag == .dict, markup.kind == .open, depth <= Self.maxNesting else {
+            try walk(scanner, markup, depth: depth, node: nil, shapeDepth: 0, checkLeaves: !paths.contains([]))
+            return
+        }
+        var seen: Set<String> = []
+        while let keyTag = try nextKey(scanner) {
+            let key = keyTag.kind == .empty ? "" : try keyText(scanner)
+            let value = try nextValue(scanner, after: "a <key>")
+            let below = seen.insert(key).inserted ? paths.compactMap { $0.first == key ? Array($0.dropFirst()) : nil } : []
+            try check(scanner, value, depth: depth + 1, leavingToTheLoad: below)
+        }
+    }
+
     private func keyText(_ scanner: XMLPlistScanner) throws(PropertyListError) -> String {
         let bytes = try scanner.readContent(of: .key, keep: true)
-        guard let key = String(validating: bytes, as: UTF8.self) else { throw scanner.failure("a <key> is not valid UTF-8") }
+        guard let key = XMLPlistScanner.utf8String(bytes) else { throw scanner.failure("a <key> is not valid UTF-8") }
         return key
     }
 

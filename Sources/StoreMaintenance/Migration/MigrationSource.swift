@@ -30,7 +30,14 @@ public protocol MigrationSource {
     /// ready on the calling thread and safe to run on another one while the streams are read;
     /// `nil` when ``validate()`` covers everything. A migration into a new target runs it beside the
     /// load and removes the target when it fails; one into an existing target runs it first.
-    func wholeSourceCheck() throws -> (@Sendable () throws -> Void)?
+    ///
+    /// With `besideTheLoad`, the check may leave out what the streams check as they read it (an
+    /// XML property list's mapped arrays): a stream error that ``isDamage(_:)`` calls damage then
+    /// fails the run as the check would have, and removes the new target too.
+    func wholeSourceCheck(besideTheLoad: Bool) throws -> (@Sendable () throws -> Void)?
+    /// Whether `error`, thrown while the streams read, says that the source is damaged (what the
+    /// whole-source check refuses), rather than that the run failed (a full disk, a lock).
+    func isDamage(_ error: any Error) -> Bool
     /// A SQLite file the store may attach to copy records from it with SQL (``MigrationItem/copied(position:_:digest:)``),
     /// or `nil` when the source's streams yield records one by one.
     var copySourcePath: String? { get }
@@ -52,7 +59,10 @@ extension MigrationSource {
     public var copySourcePath: String? { nil }
 
     /// Sources that ``MigrationSource/validate()`` checks whole have no separate check.
-    public func wholeSourceCheck() throws -> (@Sendable () throws -> Void)? { nil }
+    public func wholeSourceCheck(besideTheLoad: Bool) throws -> (@Sendable () throws -> Void)? { nil }
+
+    /// Sources without a whole-source check leave no damage to their streams to find.
+    public func isDamage(_ error: any Error) -> Bool { false }
 
     /// Sources that keep nothing worth giving back do nothing.
     public func finishReading() {}

@@ -38,7 +38,7 @@ public struct Migrator {
     public func plan() throws -> MigrationPlan {
         try requireTargetIsNoFolder()
         try source.validate()
-        try source.wholeSourceCheck()?()
+        try source.wholeSourceCheck(besideTheLoad: false)?()
         let dropped = try droppedData()
         let model = source.targetModel
         var mode = "new"
@@ -106,33 +106,41 @@ public struct Migrator {
         return report
     }
 
-    /// Runs the source's whole-source check (``MigrationSource/wholeSourceCheck()``) and the migration.
+    /// Runs the source's whole-source check (``MigrationSource/wholeSourceCheck(besideTheLoad:)``)
+    /// and the migration.
     ///
     /// Into a new target the check runs on a thread of its own beside the load (it reads all of a
-    /// property list while the load reads the mapped part, each on one core); when it fails, the
-    /// target this run created is removed and its error is the run's. Into an existing target (a
-    /// resumed run) it runs first, so that nothing is written into the store on a damaged source.
+    /// property list while the load reads the mapped part, each on one core), leaving to the load
+    /// what the load checks itself; when either finds the source damaged, the target this run
+    /// created is removed and the damage is the run's error (the check's first). Into an existing
+    /// target (a resumed run) the whole check runs first, so that nothing is written into the
+    /// store on a damaged source.
     private func runCheckingWholeSource(progress: (MigrationProgress) -> Void) throws -> MigrationReport {
-        guard let check = try source.wholeSourceCheck() else { return try load(progress: progress) }
         // Only files this run makes may be removed: when anything of a store is already at the
         // target path (even a stray `-wal` or blob folder), the check runs first instead.
         guard SyncStore.existingFiles(ofStoreAt: target).isEmpty,
               !FileManager.default.fileExists(atPath: RejectionReport.path(for: target)) else {
-            try check()
+            try source.wholeSourceCheck(besideTheLoad: false)?()
             return try load(progress: progress)
         }
+        guard let check = try source.wholeSourceCheck(besideTheLoad: true) else { return try load(progress: progress) }
         let checking = BackgroundWork(name: "storekeep.check-source", check)
         // A failed check stops the load at its next batch: the target is removed anyway.
         let outcome = Result { try load(progress: progress, abandonWhen: { checking.hasFailed }) }
+        var damage: (any Error)?
         do {
             try checking.wait()
         } catch {
+            damage = error
+        }
+        if damage == nil, case .failure(let error) = outcome, source.isDamage(error) { damage = error }
+        if let damage {
             // Every file was made by this run, and its writing is over: the committer and the store's
             // blob queue have finished (BatchCommitter.finish). A connection the run's threads still
             // hold for a moment only closes its handles on the removed files.
             SyncStore.removeFiles(ofStoreAt: target)
             try? FileManager.default.removeItem(atPath: RejectionReport.path(for: target))
-            throw error
+            throw damage
         }
         return try outcome.get()
     }

@@ -111,11 +111,20 @@ public final class PropertyListMappingSource: MigrationSource {
     }
 
     /// Reads the whole file once, on a document of its own, to check that every element and value
-    /// is well formed: a file damaged anywhere is refused, not migrated up to the damage.
-    public func wholeSourceCheck() throws -> (@Sendable () throws -> Void)? {
+    /// is well formed: a file damaged anywhere is refused, not migrated up to the damage. Beside
+    /// the load, the leaves of the mapped values of an XML file are left to the streams, which
+    /// check every leaf they pass (``PropertyListDocument/validate(leavingToTheLoad:)``).
+    public func wholeSourceCheck(besideTheLoad: Bool) throws -> (@Sendable () throws -> Void)? {
         // Used only by the thread that runs the check.
         nonisolated(unsafe) let copy = try document.reopenedForValidation()
-        return { try copy.validate() }
+        guard besideTheLoad else { return { try copy.validate() } }
+        let mapped = Array(Set(mapping.entities.map(\.from)))
+        return { try copy.validate(leavingToTheLoad: mapped) }
+    }
+
+    /// A reading error of the property list is damage: the whole-source check would refuse it.
+    public func isDamage(_ error: any Error) -> Bool {
+        error is PropertyListError
     }
 
     /// Gives back the document's page cache and decoded-value caches.
