@@ -4,7 +4,10 @@ import ObjectModel
 extension XMLPlistScanner {
     /// Replaces the five XML entities and numeric character references in `bytes`.
     func decodeEntities(_ bytes: [UInt8]) throws(PropertyListError) -> [UInt8] {
-        guard bytes.contains(0x26) else { return bytes }
+        let hasEntity = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { memchr($0, 0x26, buffer.count) != nil } ?? false
+        }
+        guard hasEntity else { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -52,7 +55,7 @@ extension XMLPlistScanner {
     func leafValue(_ tag: PlistTag, _ text: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         switch tag {
         case .string:
-            guard let string = String(validating: text, as: UTF8.self) else {
+            guard let string = Self.utf8String(text) else {
                 throw failure("the text of a <string> is not valid UTF-8")
             }
             return .string(string)
@@ -75,9 +78,8 @@ extension XMLPlistScanner {
             }
             return .date(value)
         case .data:
-            let base64 = text.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
-            guard let value = Data(base64Encoded: Data(base64)) else {
-                throw failure("<data> does not hold valid base64")
+            guard let value = Base64Text.decode(text) else {
+                throw failure("<data> does not hold valid base64 (whole groups of four characters, '=' only as the last one's padding)")
             }
             return .data(value)
         case .true, .false:
@@ -86,6 +88,17 @@ extension XMLPlistScanner {
         case .plist, .dict, .key, .array:
             throw failure("<\(tag.name)> is not a leaf element")
         }
+    }
+
+    /// `bytes` as a string, or `nil` when they are not valid UTF-8; text that is all ASCII (most
+    /// of it) is taken without the general validation.
+    static func utf8String(_ bytes: [UInt8]) -> String? {
+        let isASCII = bytes.withUnsafeBufferPointer { buffer in
+            var combined: UInt8 = 0
+            for byte in buffer { combined |= byte }
+            return combined < 0x80
+        }
+        return isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
 
     private static func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {

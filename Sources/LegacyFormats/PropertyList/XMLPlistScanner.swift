@@ -124,7 +124,9 @@ final class XMLPlistScanner {
                 try skipWhitespace()
                 try expect(0x3E, after: "</\(closing.name)")
                 guard closing == tag else { throw failure("expected </\(tag.name)>, found </\(closing.name)>") }
-                if keep { try finished.append(contentsOf: decodeEntities(pending)) }
+                guard keep else { return [] }
+                if finished.isEmpty { return try decodeEntities(pending) }
+                try finished.append(contentsOf: decodeEntities(pending))
                 return finished
             } else if startsWith(Self.commentStart) {
                 position += Self.commentStart.count
