@@ -27,7 +27,8 @@ struct Base64TextTests {
         #expect(Base64Text.decode(Array("QUJ=".utf8)) == Data([0x41, 0x42]))
     }
 
-    /// Foundation reads the last four as bytes it makes up; all are refused here.
+    /// Foundation (Swift 6.3 on Linux) reads `====`, `QU=D` and `QQ=A` as bytes it makes up; all
+    /// are refused here.
     @Test(arguments: ["QQ=", "QQ", "QUI", "Q===", "=", "QQ==QQ==", "QQ==x", "QQ== =", "-_==", "QQ\u{0}=", "====", "QU=D", "QQ=A", "QUJD=QUJD"])
     func textThatDoesNotSayWhichBytesIsRefused(text: String) {
         #expect(Base64Text.decode(Array(text.utf8)) == nil)
@@ -37,6 +38,6 @@ struct Base64TextTests {
         let fixture = try PropertyListFixture()
         let url = try fixture.write("bad.plist", "<plist><dict><key>a</key><data>QU=D</data></dict></plist>")
         let error = PropertyListFixture.error { _ = try PropertyListDocument.open(at: url).value(atKeyPath: "a") }
-        #expect(error?.problem.contains("does not hold valid base64") == true, "\(String(describing: error))")
+        #expect(error?.problem.contains("does not hold valid base64 (whole groups of four characters") == true, "\(String(describing: error))")
     }
 }

@@ -60,6 +60,20 @@ struct CheckLeftToTheLoadTests {
         #expect(throws: PropertyListError.self) { try file.validate(leavingToTheLoad: ["items", "group.items"]) }
     }
 
+    @Test func theFirstOfARepeatedKeyIsTheOneLeftToTheLoadAndTheOneItReads() throws {
+        let file = try document("<key>items</key><array>\(Self.damagedElement)</array><key>items</key><array>\(Self.goodElement)</array>")
+        try file.validate(leavingToTheLoad: ["items"])
+        #expect(throws: PropertyListError.self, "the load reads the first 'items', and checks it") {
+            try file.forEachElement(atKeyPath: "items", selecting: PropertyListKeySelection(keys: ["name"])) { _, _, _ in true }
+        }
+    }
+
+    @Test func aMappedValueThatIsNotAnArrayIsCheckedByTheLoadThatBuildsIt() throws {
+        let file = try document("<key>settings</key><dict><key>theme</key><integer>12x</integer></dict>")
+        try file.validate(leavingToTheLoad: ["settings"])
+        #expect(throws: PropertyListError.self) { _ = try file.value(atKeyPath: "settings") }
+    }
+
     @Test func aMappedArrayBelowADictionaryIsLeftToTheLoad() throws {
         let file = try document("<key>group</key><dict><key>items</key><array>\(Self.damagedElement)</array></dict>")
         #expect(throws: PropertyListError.self) { try file.validate() }

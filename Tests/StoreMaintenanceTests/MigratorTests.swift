@@ -44,25 +44,28 @@ final class ArraySource: MigrationSource {
     let noteCount: Int
     let wholeCheckFails: Bool
     let hasWholeCheck: Bool
+    /// The check fails only when it runs whole, not beside the load: damage it leaves to the load.
+    let fullCheckFails: Bool
     let failureIsDamage: Bool
     /// Items the notes stream has yielded.
     let notesYielded = Counter()
     /// The `besideTheLoad` of each whole-source check asked for.
     var checksAsked: [Bool] = []
     init(failAfter: Int? = nil, badNote: Int? = nil, notes: Int = 50, wholeCheckFails: Bool = false,
-         hasWholeCheck: Bool = false, failureIsDamage: Bool = false) {
+         hasWholeCheck: Bool = false, fullCheckFails: Bool = false, failureIsDamage: Bool = false) {
         self.failAfter = failAfter
         self.badNote = badNote
         self.noteCount = notes
         self.wholeCheckFails = wholeCheckFails
-        self.hasWholeCheck = hasWholeCheck || wholeCheckFails
+        self.hasWholeCheck = hasWholeCheck || wholeCheckFails || fullCheckFails
+        self.fullCheckFails = fullCheckFails
         self.failureIsDamage = failureIsDamage
     }
 
     func wholeSourceCheck(besideTheLoad: Bool) throws -> (@Sendable () throws -> Void)? {
         guard hasWholeCheck else { return nil }
         checksAsked.append(besideTheLoad)
-        let fails = wholeCheckFails
+        let fails = wholeCheckFails || (fullCheckFails && !besideTheLoad)
         return { @Sendable in if fails { throw CheckFailed() } }
     }
 
@@ -183,6 +186,25 @@ final class ArraySource: MigrationSource {
         let resumed = try Migrator(source: resuming, target: kept, options: options).run()
         #expect(resumed.outcome == .completed)
         #expect(resuming.checksAsked == [false], "into an existing target the whole check runs first, leaving nothing to the load")
+
+        #expect(throws: ArraySource.CheckFailed.self, "when both find damage, the check's is the run's error") {
+            try Migrator(source: ArraySource(failAfter: 23, wholeCheckFails: true, failureIsDamage: true), target: path("both.store"), options: options).run()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("both.") }.isEmpty)
+    }
+
+    @Test func aRunStoppedAtARejectedRecordChecksWhatItsLoadDidNotReach() throws {
+        let stoppedOnDamage = ArraySource(badNote: 10, fullCheckFails: true)
+        #expect(throws: ArraySource.CheckFailed.self) {
+            try Migrator(source: stoppedOnDamage, target: path("t.store"), options: MigrationOptions(batchSize: 4, onError: .stop)).run()
+        }
+        #expect(stoppedOnDamage.checksAsked == [true, false], "beside the load, then whole once the load stopped")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the new target is removed")
+
+        let stopped = ArraySource(badNote: 10, hasWholeCheck: true)
+        let report = try Migrator(source: stopped, target: path("u.store"), options: MigrationOptions(batchSize: 4, onError: .stop)).run()
+        #expect(report.outcome == .stoppedAtRejectedRecord, "an undamaged source still stops, target kept")
+        #expect(stopped.checksAsked == [true, false])
     }
 
     @Test func stopHaltsAtTheFirstRejectedRecordAndSkipGoesOn() throws {

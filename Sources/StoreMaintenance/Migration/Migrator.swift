@@ -112,7 +112,9 @@ public struct Migrator {
     /// Into a new target the check runs on a thread of its own beside the load (it reads all of a
     /// property list while the load reads the mapped part, each on one core), leaving to the load
     /// what the load checks itself; when either finds the source damaged, the target this run
-    /// created is removed and the damage is the run's error (the check's first). Into an existing
+    /// created is removed and the damage is the run's error (the check's first). A run stopped at a
+    /// rejected record checks the whole source before it ends, since its load did not read all of
+    /// what the check left to it. Into an existing
     /// target (a resumed run) the whole check runs first, so that nothing is written into the
     /// store on a damaged source.
     private func runCheckingWholeSource(progress: (MigrationProgress) -> Void) throws -> MigrationReport {
@@ -134,6 +136,10 @@ public struct Migrator {
             damage = error
         }
         if damage == nil, case .failure(let error) = outcome, source.isDamage(error) { damage = error }
+        // A run stopped at a rejected record has not read the rest of what the check left to it.
+        if damage == nil, case .success(let report) = outcome, report.outcome == .stoppedAtRejectedRecord {
+            do { try source.wholeSourceCheck(besideTheLoad: false)?() } catch { damage = error }
+        }
         if let damage {
             // Every file was made by this run, and its writing is over: the committer and the store's
             // blob queue have finished (BatchCommitter.finish). A connection the run's threads still

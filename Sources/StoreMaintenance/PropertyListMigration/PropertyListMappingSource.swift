@@ -122,9 +122,10 @@ public final class PropertyListMappingSource: MigrationSource {
         return { try copy.validate(leavingToTheLoad: mapped) }
     }
 
-    /// A reading error of the property list is damage: the whole-source check would refuse it.
+    /// A property list that is not well formed is damage, as the whole-source check would refuse
+    /// it; a failed read of the file (`ioFailure`) is not: the target stays, to resume.
     public func isDamage(_ error: any Error) -> Bool {
-        error is PropertyListError
+        (error as? PropertyListError)?.failureKind == .badInput
     }
 
     /// Gives back the document's page cache and decoded-value caches.
