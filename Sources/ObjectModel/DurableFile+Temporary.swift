@@ -43,7 +43,22 @@ extension DurableFile {
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard let owner = temporaryOwner(ofName: entry), owner.file == name else { continue }
-            if owner.pid == getpid() || (kill(owner.pid, 0) != 0 && errno == ESRCH) { unlink("\(folder)/\(entry)") }
+            if owner.pid == getpid() || isGone(owner.pid) { unlink("\(folder)/\(entry)") }
         }
+    }
+
+    /// Removes from `folder` the temporary files of durable writes whose process is gone (runs
+    /// killed part-way), whichever file they were for. Those of live processes, this one's
+    /// included, may still be published and are left.
+    public static func removeTemporariesOfGoneProcesses(in folder: String) {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let owner = temporaryOwner(ofName: entry), owner.pid != getpid(), isGone(owner.pid) else { continue }
+            unlink("\(folder)/\(entry)")
+        }
+    }
+
+    /// Whether no process `pid` runs on this host.
+    private static func isGone(_ pid: Int32) -> Bool {
+        kill(pid, 0) != 0 && errno == ESRCH
     }
 }

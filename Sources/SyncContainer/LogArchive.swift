@@ -111,6 +111,7 @@ public enum LogArchive {
         var alreadyThere = Set<String>()
         var staged: [(file: String, entry: ArchiveManifest.Entry)] = []
         var madeFolders: [String] = []
+        var sweptFolders = Set<String>()
         // Each staged file is read back and checked while the next entries are decompressed.
         let readBack = StagedReadBack(storage: storage)
         do {
@@ -133,6 +134,9 @@ public enum LogArchive {
             } entry: { entry, blocks in
                 guard let folder, !alreadyThere.contains(entry.path) else { return try blocks { _ in } }
                 let target = "\(folder)/\(entry.path)"
+                // What a killed restore (or any killed writer) left in this folder goes first.
+                let targetFolder = URL(fileURLWithPath: target).deletingLastPathComponent().path
+                if sweptFolders.insert(targetFolder).inserted { DurableFile.removeTemporariesOfGoneProcesses(in: targetFolder) }
                 madeFolders += missingFolders(of: target)
                 let file = try storage.stage(target) { sink in try withoutActuallyEscaping(sink) { try blocks($0) } }
                 staged.append((file, entry))

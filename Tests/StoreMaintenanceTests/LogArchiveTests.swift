@@ -67,6 +67,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: last), "nothing was written")
     }
 
+    @Test("restore removes the temporaries a killed process left in the folders it writes, and keeps a live one's")
+    func restoreRemovesLeftoversOfKilledWriters() throws {
+        let (folder, files, archive) = try archivedLogs(sizes: [1_000, 2_000])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("container").path
+        let logs = URL(fileURLWithPath: "\(target)/\(files[0].entry.path)").deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let name = URL(fileURLWithPath: files[0].entry.path).lastPathComponent
+        let killed = "\(logs)/.\(name).\(finished.processIdentifier).12345.tmp"
+        let live = "\(logs)/.\(name).1.67890.tmp"
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: killed))
+        try Data("being written".utf8).write(to: URL(fileURLWithPath: live))
+        try LogArchive.restore(archive, into: target, force: false)
+        #expect(!FileManager.default.fileExists(atPath: killed), "the leftover of a process that is gone is removed")
+        #expect(FileManager.default.fileExists(atPath: live), "process 1 runs: its temporary may still be published")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(target)/\(files[0].entry.path)")) == Data(contentsOf: URL(fileURLWithPath: files[0].source)))
+    }
+
     /// `count` random bytes (incompressible: the archive is as large as they are).
     private func randomBytes(_ count: Int) -> Data {
         var generator = SystemRandomNumberGenerator()
