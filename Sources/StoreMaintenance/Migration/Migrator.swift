@@ -114,9 +114,8 @@ public struct Migrator {
     /// what the load checks itself; when either finds the source damaged, the target this run
     /// created is removed and the damage is the run's error (the check's first). A run stopped at a
     /// rejected record checks the whole source before it ends, since its load did not read all of
-    /// what the check left to it. Into an existing
-    /// target (a resumed run) the whole check runs first, so that nothing is written into the
-    /// store on a damaged source.
+    /// what the check left to it. Into an existing target (a resumed run) the whole check runs
+    /// first, so that nothing is written into the store on a damaged source.
     private func runCheckingWholeSource(progress: (MigrationProgress) -> Void) throws -> MigrationReport {
         // Only files this run makes may be removed: when anything of a store is already at the
         // target path (even a stray `-wal` or blob folder), the check runs first instead.
