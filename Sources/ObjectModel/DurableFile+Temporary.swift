@@ -39,20 +39,21 @@ extension DurableFile {
     /// run that was killed part-way), and this process's own (a write it stopped part-way: one process
     /// never writes one file twice at a time). Those of other live processes may still be published and are left.
     public static func removeAbandonedTemporaries(of path: String) {
-        let folder = folder(of: path)
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            guard let owner = temporaryOwner(ofName: entry), owner.file == name else { continue }
-            if owner.pid == getpid() || isGone(owner.pid) { unlink("\(folder)/\(entry)") }
-        }
+        removeTemporaries(in: folder(of: path)) { owner in owner.file == name && (owner.pid == getpid() || isGone(owner.pid)) }
     }
 
     /// Removes from `folder` the temporary files of durable writes whose process is gone (runs
     /// killed part-way), whichever file they were for. Those of live processes, this one's
     /// included, may still be published and are left.
     public static func removeTemporariesOfGoneProcesses(in folder: String) {
+        removeTemporaries(in: folder) { owner in owner.pid != getpid() && isGone(owner.pid) }
+    }
+
+    /// Removes the entries of `folder` with a temporary name whose owner `abandoned` accepts.
+    private static func removeTemporaries(in folder: String, where abandoned: ((file: String, pid: Int32)) -> Bool) {
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            guard let owner = temporaryOwner(ofName: entry), owner.pid != getpid(), isGone(owner.pid) else { continue }
+            guard let owner = temporaryOwner(ofName: entry), abandoned(owner) else { continue }
             unlink("\(folder)/\(entry)")
         }
     }

@@ -6,8 +6,8 @@ import Foundation
 /// Strict where a lenient decoder would make up bytes: the text must be whole quantums of four
 /// characters of the standard alphabet, `=` only as the padding of the last one (`QQ==`, `QUI=`).
 /// Foundation's `Data(base64Encoded:)` (Swift 6.3 on Linux) reads `QU=D` as two bytes and `====`
-/// as one; here they are refused, since a value that cannot be carried exactly is never replaced by another. The
-/// unused low bits of a padded quantum are ignored, as every decoder does.
+/// as one; here they are refused, since a value that cannot be carried exactly is never replaced
+/// by another. The unused low bits of a padded quantum are ignored, as every decoder does.
 enum Base64Text {
     private static let whitespace: UInt8 = 0xFE
     private static let padding: UInt8 = 0xFD
