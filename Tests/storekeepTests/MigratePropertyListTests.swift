@@ -176,21 +176,10 @@ struct MigratePropertyListTests {
         // Many speeches and recordings, so that batches and blob files are written before the whole-file
         // check ends; then a root key no mapping reads whose string gets a marker no plist has (0x7E).
         let source = try SpeechTimerData.write(in: directory, name: "data.plist", speeches: 20_000, recordingEvery: 3)
-        try SpeechTimerData.python(["-c", """
-            import plistlib, sys
-            d = plistlib.load(open(sys.argv[1], 'rb'))
-            d['zzzUnmapped'] = 'DAMAGE-MARKER!'
-            raw = plistlib.dumps(d, fmt=plistlib.FMT_BINARY)
-            assert raw.count(b'\\x5eDAMAGE-MARKER!') == 1
-            open(sys.argv[1], 'wb').write(raw.replace(b'\\x5eDAMAGE-MARKER!', b'\\x7eDAMAGE-MARKER!'))
-            """, source])
+        try damage(source, format: "FMT_BINARY", setting: "d['zzzUnmapped'] = 'DAMAGE-MARKER!'",
+                   encoded: Array("\u{5e}DAMAGE-MARKER!".utf8), as: Array("\u{7e}DAMAGE-MARKER!".utf8))
         let target = directory.url.appendingPathComponent("t.store").path
-        let refused = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "500"])
-        #expect(refused.status == 65, "\(refused)")
-        #expect(refused.stderr.contains("data.plist"), "\(refused)")
-        #expect(refused.stderr.contains("unknown marker 0x7E"), "\(refused)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["data.plist"],
-                "the new target, its journal, blob folder and lock are gone")
+        try expectRefusedLeavingOnlyTheSource(migrating: source, to: target, batchSize: 500, naming: "data.plist", "unknown marker 0x7E")
 
         // Into a target that exists, the file is checked before anything is written.
         let clean = try SpeechTimerData.write(in: directory, name: "clean.plist", speeches: 20)
@@ -214,20 +203,36 @@ struct MigratePropertyListTests {
         // The whole-file check beside the load leaves the speeches' leaves to the load: the load must
         // find this damage in the last speech after its batches have committed.
         let source = try SpeechTimerData.write(in: directory, name: "data.xml", speeches: 5_000, format: "xml", recordingEvery: 3)
+        try damage(source, format: "FMT_XML", setting: "d['speeches'][-1]['\(key)'] = 'DAMAGE-MARKER'",
+                   encoded: Array("<string>DAMAGE-MARKER</string>".utf8), as: Array("<integer>DAMAGE-MARKER</integer>".utf8))
+        let target = directory.url.appendingPathComponent("t.store").path
+        try expectRefusedLeavingOnlyTheSource(migrating: source, to: target, batchSize: 200, naming: "data.xml:", "<integer> holds 'DAMAGE-MARKER'")
+    }
+
+    /// Rewrites the data file at `path` with plistlib (`format`, a `plistlib` constant) after the
+    /// Python statement `setting` changed the loaded dictionary `d`, then replaces in the written
+    /// bytes the one place that holds `encoded` with `damaged`.
+    private func damage(_ path: String, format: String, setting: String, encoded: [UInt8], as damaged: [UInt8]) throws {
+        let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
         try SpeechTimerData.python(["-c", """
             import plistlib, sys
             d = plistlib.load(open(sys.argv[1], 'rb'))
-            d['speeches'][-1][sys.argv[2]] = 'DAMAGE-MARKER'
-            raw = plistlib.dumps(d, fmt=plistlib.FMT_XML)
-            assert raw.count(b'<string>DAMAGE-MARKER</string>') == 1
-            open(sys.argv[1], 'wb').write(raw.replace(b'<string>DAMAGE-MARKER</string>', b'<integer>DAMAGE-MARKER</integer>'))
-            """, source, key])
-        let target = directory.url.appendingPathComponent("t.store").path
-        let refused = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", "200"])
+            \(setting)
+            raw = plistlib.dumps(d, fmt=plistlib.\(format))
+            encoded, damaged = bytes.fromhex(sys.argv[2]), bytes.fromhex(sys.argv[3])
+            assert raw.count(encoded) == 1
+            open(sys.argv[1], 'wb').write(raw.replace(encoded, damaged))
+            """, path, hex(encoded), hex(damaged)])
+    }
+
+    /// Migrates `source` into the new `target` and expects exit 65 with `words` in the message, and
+    /// nothing but the source left in its folder.
+    private func expectRefusedLeavingOnlyTheSource(migrating source: String, to target: String, batchSize: Int, naming words: String...) throws {
+        let refused = try StorekeepProcess.run(["migrate", source, "--to", target, "--mapping", SpeechTimerData.mapping, "--batch-size", String(batchSize)])
         #expect(refused.status == 65, "\(refused)")
-        #expect(refused.stderr.contains("data.xml:"), "\(refused)")
-        #expect(refused.stderr.contains("<integer> holds 'DAMAGE-MARKER'"), "\(refused)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["data.xml"],
+        for word in words { #expect(refused.stderr.contains(word), "\(refused)") }
+        let folder = URL(fileURLWithPath: source).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [URL(fileURLWithPath: source).lastPathComponent],
                 "the new target, its journal, blob folder and lock are gone")
     }
 
