@@ -195,18 +195,27 @@ struct MigratePropertyListTests {
         #expect(try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date == modified)
     }
 
-    @Test("damage inside a speech of an XML file, in a key the mapping reads or one it skips, is refused and removes the new target",
-          arguments: ["notes", "zzUnmapped"])
-    func damagedInsideTheMappedArray(key: String) throws {
+    @Test("damage inside a speech, in a key the mapping reads or one it skips, is refused and removes the new target",
+          arguments: [("xml", "notes"), ("xml", "zzUnmapped"), ("binary", "notes"), ("binary", "zzUnmapped")])
+    func damagedInsideTheMappedArray(format: String, key: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        // The whole-file check beside the load leaves the speeches' leaves to the load: the load must
-        // find this damage in the last speech after its batches have committed.
-        let source = try SpeechTimerData.write(in: directory, name: "data.xml", speeches: 5_000, format: "xml", recordingEvery: 3)
-        try damage(source, format: "FMT_XML", setting: "d['speeches'][-1]['\(key)'] = 'DAMAGE-MARKER'",
-                   encoded: Array("<string>DAMAGE-MARKER</string>".utf8), as: Array("<integer>DAMAGE-MARKER</integer>".utf8))
+        // The whole-file check beside the load leaves the speeches to the load (an XML file's leaves,
+        // a binary file's elements): the load must find this damage in the last speech after its
+        // batches have committed.
+        let name = format == "xml" ? "data.xml" : "data.plist"
+        let source = try SpeechTimerData.write(in: directory, name: name, speeches: 5_000, format: format, recordingEvery: 3)
         let target = directory.url.appendingPathComponent("t.store").path
-        try expectRefusedLeavingOnlyTheSource(migrating: source, to: target, batchSize: 200, naming: "data.xml:", "<integer> holds 'DAMAGE-MARKER'")
+        if format == "xml" {
+            try damage(source, format: "FMT_XML", setting: "d['speeches'][-1]['\(key)'] = 'DAMAGE-MARKER'",
+                       encoded: Array("<string>DAMAGE-MARKER</string>".utf8), as: Array("<integer>DAMAGE-MARKER</integer>".utf8))
+            try expectRefusedLeavingOnlyTheSource(migrating: source, to: target, batchSize: 200, naming: "data.xml:", "<integer> holds 'DAMAGE-MARKER'")
+        } else {
+            // The 14-character ASCII string's marker (0x5E) becomes one no plist has (0x7E).
+            try damage(source, format: "FMT_BINARY", setting: "d['speeches'][-1]['\(key)'] = 'DAMAGE-MARKER!'",
+                       encoded: Array("\u{5e}DAMAGE-MARKER!".utf8), as: Array("\u{7e}DAMAGE-MARKER!".utf8))
+            try expectRefusedLeavingOnlyTheSource(migrating: source, to: target, batchSize: 200, naming: "data.plist", "unknown marker 0x7E")
+        }
     }
 
     /// Rewrites the data file at `path` with plistlib (`format`, a `plistlib` constant) after the

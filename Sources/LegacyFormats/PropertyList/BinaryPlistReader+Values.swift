@@ -95,7 +95,7 @@ extension BinaryPlistReader {
     }
 
     /// Counts a visit against the budget and reads the object's header.
-    private func enter(_ reference: UInt64, walk: inout BinaryWalk) throws(PropertyListError) -> Object {
+    func enter(_ reference: UInt64, walk: inout BinaryWalk) throws(PropertyListError) -> Object {
         walk.remaining -= 1
         guard walk.remaining >= 0 else {
             throw .binary(path, offset: nil, "reading it visits more than \(visitBudget) objects: objects are shared in a way that multiplies them (a crafted or corrupt file)")
@@ -104,7 +104,7 @@ extension BinaryPlistReader {
     }
 
     /// Enters a container: refuses reference cycles and too deep nesting.
-    private func push(_ object: Object, walk: inout BinaryWalk) throws(PropertyListError) {
+    func push(_ object: Object, walk: inout BinaryWalk) throws(PropertyListError) {
         if walk.ancestors.contains(object.reference) {
             throw .binary(path, offset: object.offset, "object #\(object.reference) contains itself (a reference cycle)")
         }
@@ -204,14 +204,20 @@ extension BinaryPlistReader {
     static let ownValueDistance: UInt64 = 64
 
     /// The values of the `selection`'s keys in dictionary `reference`, in the selection's order
-    /// (`nil` where absent); only those values are read. When the object is not a dictionary,
-    /// `nil` and its type name.
+    /// (`nil` where absent). When the object is not a dictionary, `nil` and its type name.
+    ///
+    /// Only those values are built; everything else below the object is checked as
+    /// ``walk(_:node:shapeDepth:check:walk:)`` checks it, so that a load that reads every element
+    /// this way has checked all of them (``check(_:leavingToTheLoad:walk:)`` leaves them to it).
     func selectedValues(
         _ reference: UInt64, selection: PropertyListKeySelection, walk: inout BinaryWalk
     ) throws(PropertyListError) -> (values: [PropertyListValue?]?, typeName: String) {
         let object = try object(reference)
+        guard object.kind == 0xD else {
+            try self.walk(reference, node: nil, shapeDepth: 0, check: true, walk: &walk)
+            return (nil, object.typeName)
+        }
         walk.remaining -= 1
-        guard object.kind == 0xD else { return (nil, object.typeName) }
         if walk.ancestors.contains(object.reference) {
             throw .binary(path, offset: object.offset, "object #\(object.reference) contains itself (a reference cycle)")
         }
@@ -220,8 +226,11 @@ extension BinaryPlistReader {
         for index in 0..<object.count {
             let keyReference = try self.reference(in: object.payload, at: index)
             let slot = try selection.slot(ofReference: keyReference) { () throws(PropertyListError) in try keyString(keyReference) }
-            guard slot >= 0 else { continue }
             let valueReference = try self.reference(in: object.payload, at: object.count + index)
+            guard slot >= 0 else {
+                try self.walk(valueReference, node: nil, shapeDepth: 0, check: true, walk: &walk)
+                continue
+            }
             let shared = Self.isShared(valueReference, by: reference)
             if shared, let cached = sharedScalars.value(for: valueReference) {
                 walk.remaining -= 1

@@ -199,8 +199,8 @@ public final class PropertyListDocument {
     }
 
     /// Calls `visit` with the index and reference of each element of the binary file's array at
-    /// `path`, from `start`, each with a fresh walk that has the array as its ancestor; stops when
-    /// `visit` returns `false`.
+    /// `path`, from `start`, each with the array as its only ancestor and what is left of one visit
+    /// budget for all of them; stops when `visit` returns `false`.
     private func forEachBinaryElement(
         _ binary: BinaryPlistReader, atKeyPath path: String, from start: Int, _ visit: (Int, UInt64, inout BinaryWalk) throws -> Bool
     ) throws {
@@ -208,9 +208,11 @@ public final class PropertyListDocument {
         let array = try binary.object(reference)
         try requireArray(array.typeName, path, offset: array.offset)
         var index = start
+        // One budget for the whole array, as a whole-file check has: a crafted file that shares a
+        // large value among all elements is refused by the load alone, after as many visits.
+        var walk = binary.startWalk()
         while index < array.count {
-            var walk = binary.startWalk()
-            walk.ancestors.append(reference)
+            walk.ancestors = [reference]
             guard try visit(index, binary.reference(in: array.payload, at: index), &walk) else { return }
             index += 1
         }
@@ -268,16 +270,24 @@ public final class PropertyListDocument {
 
     /// Like ``validate()``, for a check that runs beside a load reading the arrays and values at
     /// `keyPaths` with ``forEachElement(atKeyPath:from:selecting:_:)`` or
-    /// ``value(atKeyPath:)``: in an XML file only the structure of those values is checked here,
-    /// since those reads check every leaf they pass (selected or not). A load that stops early
-    /// leaves the rest of those values unchecked. A binary file is checked whole, since its load
-    /// reads only the selected values.
+    /// ``value(atKeyPath:)``, since those reads check everything they pass (selected or not):
+    /// - in an XML file only the structure of those values is checked here;
+    /// - in a binary file the elements of those arrays are not visited here (the load reads every
+    ///   element under one visit budget for the array, as this check has one for the file).
+    ///
+    /// A load that stops early leaves the rest of those values unchecked.
     public func validate(leavingToTheLoad keyPaths: [String]) throws(PropertyListError) {
-        guard case .xml(let xml) = reader, !keyPaths.isEmpty else { return try validate() }
-        let scanner = XMLPlistScanner(file: xml.file)
-        let top = try xml.root(scanner)
-        try xml.check(scanner, top.value, depth: 0, leavingToTheLoad: keyPaths.map(Self.keys))
-        try xml.finish(scanner, wrapped: top.wrapped)
+        guard !keyPaths.isEmpty else { return try validate() }
+        switch reader {
+        case .binary(let binary):
+            var walk = binary.startWalk()
+            try binary.check(binary.topObject, leavingToTheLoad: keyPaths.map(Self.keys), walk: &walk)
+        case .xml(let xml):
+            let scanner = XMLPlistScanner(file: xml.file)
+            let top = try xml.root(scanner)
+            try xml.check(scanner, top.value, depth: 0, leavingToTheLoad: keyPaths.map(Self.keys))
+            try xml.finish(scanner, wrapped: top.wrapped)
+        }
     }
 
     private static func keys(_ path: String) -> [String] {

@@ -112,8 +112,9 @@ public final class PropertyListMappingSource: MigrationSource {
 
     /// Reads the whole file once, on a document of its own, to check that every element and value
     /// is well formed: a file damaged anywhere is refused, not migrated up to the damage. Beside
-    /// the load, the leaves of the mapped values of an XML file are left to the streams, which
-    /// check every leaf they pass (``PropertyListDocument/validate(leavingToTheLoad:)``).
+    /// the load, what the streams read of the mapped values is left to them, since they check
+    /// everything they pass: an XML file's leaves there, a binary file's elements of the mapped
+    /// arrays (``PropertyListDocument/validate(leavingToTheLoad:)``).
     public func wholeSourceCheck(besideTheLoad: Bool) throws -> (@Sendable () throws -> Void)? {
         // Used only by the thread that runs the check.
         nonisolated(unsafe) let copy = try document.reopenedForValidation()
