@@ -78,8 +78,10 @@ struct HandMadeBinaryPlist {
     var top: UInt64 = 0
     var offsetOverrides: [Int: UInt64] = [:]
     var objectCountOverride: UInt64?
+    /// Bytes per entry of the offset table (objects are referred to with one byte).
+    var offsetSize = 1
 
-    /// `bplist00`, the objects, a one-byte offset table and the trailer.
+    /// `bplist00`, the objects, the offset table and the trailer.
     var bytes: [UInt8] {
         var out = Array("bplist00".utf8)
         var offsets: [UInt64] = []
@@ -89,8 +91,8 @@ struct HandMadeBinaryPlist {
         }
         for (index, offset) in offsetOverrides { offsets[index] = offset }
         let table = UInt64(out.count)
-        for offset in offsets { out.append(UInt8(truncatingIfNeeded: offset)) }
-        out += [0, 0, 0, 0, 0, 0, 1, 1]
+        for offset in offsets { out += Self.bigEndian(offset).suffix(offsetSize) }
+        out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1]
         out += Self.bigEndian(objectCountOverride ?? UInt64(objects.count))
         out += Self.bigEndian(top)
         out += Self.bigEndian(table)

@@ -76,7 +76,7 @@ extension BinaryPlistReader {
             // A checking walk reads a shared single value once; later visits only count.
             let shared = check && child == nil && Self.isShared(childReference, by: reference)
             if shared, checkedScalars.value(for: childReference) != nil {
-                walk.remaining -= 1
+                try spendVisit(&walk)
                 continue
             }
             let isScalar = try self.walk(childReference, node: child, shapeDepth: shapeDepth - 1, check: check, walk: &walk)
@@ -96,11 +96,19 @@ extension BinaryPlistReader {
 
     /// Counts a visit against the budget and reads the object's header.
     func enter(_ reference: UInt64, walk: inout BinaryWalk) throws(PropertyListError) -> Object {
+        try spendVisit(&walk)
+        return try object(reference)
+    }
+
+    /// Counts a visit against the budget, one that reads nothing (a value found in a cache)
+    /// included: a dictionary that repeats a key for one shared value, and that every element
+    /// refers to, would otherwise cost elements × keys steps without ever reaching the limit.
+    @inline(__always)
+    func spendVisit(_ walk: inout BinaryWalk) throws(PropertyListError) {
         walk.remaining -= 1
         guard walk.remaining >= 0 else {
             throw .binary(path, offset: nil, "reading it visits more than \(visitBudget) objects: objects are shared in a way that multiplies them (a crafted or corrupt file)")
         }
-        return try object(reference)
     }
 
     /// Enters a container: refuses reference cycles and too deep nesting.
@@ -217,7 +225,7 @@ extension BinaryPlistReader {
             try self.walk(reference, node: nil, shapeDepth: 0, check: true, walk: &walk)
             return (nil, object.typeName)
         }
-        walk.remaining -= 1
+        try spendVisit(&walk)
         if walk.ancestors.contains(object.reference) {
             throw .binary(path, offset: object.offset, "object #\(object.reference) contains itself (a reference cycle)")
         }
@@ -233,7 +241,7 @@ extension BinaryPlistReader {
             }
             let shared = Self.isShared(valueReference, by: reference)
             if shared, let cached = sharedScalars.value(for: valueReference) {
-                walk.remaining -= 1
+                try spendVisit(&walk)
                 values[slot] = cached
                 continue
             }
