@@ -9,14 +9,14 @@ extension BinaryPlistReader {
     func check(_ reference: UInt64, leavingToTheLoad paths: [[String]], walk: inout BinaryWalk) throws(PropertyListError) {
         let object = try object(reference)
         if object.kind == 0xA, paths.contains(where: \.isEmpty) {
-            _ = try enter(reference, walk: &walk)
+            try spendVisit(&walk)
             return
         }
         guard object.kind == 0xD, paths.contains(where: { !$0.isEmpty }) else {
             try self.walk(reference, node: nil, shapeDepth: 0, check: true, walk: &walk)
             return
         }
-        _ = try enter(reference, walk: &walk)
+        try spendVisit(&walk)
         try push(object, walk: &walk)
         var followed: Set<String> = []
         for index in 0..<object.count {

@@ -95,7 +95,7 @@ extension BinaryPlistReader {
     }
 
     /// Counts a visit against the budget and reads the object's header.
-    func enter(_ reference: UInt64, walk: inout BinaryWalk) throws(PropertyListError) -> Object {
+    private func enter(_ reference: UInt64, walk: inout BinaryWalk) throws(PropertyListError) -> Object {
         try spendVisit(&walk)
         return try object(reference)
     }
