@@ -45,24 +45,24 @@ public enum LogArchive {
         archive_write_set_format_pax_restricted(archive)
         archive_write_set_bytes_in_last_block(archive, 1)
         guard archive_write_open_filename(archive, temporary) == ARCHIVE_OK else {
-            throw failure(archive, path: temporary, doing: "create the archive")
+            throw failure(archive, path: path, doing: "create the archive")
         }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             let manifestBytes = try encoder.encode(manifest)
-            try writeEntry(archive, name: ArchiveManifest.entryName, size: Int64(manifestBytes.count), path: temporary) { sink in
+            try writeEntry(archive, name: ArchiveManifest.entryName, size: Int64(manifestBytes.count), path: path) { sink in
                 try manifestBytes.withUnsafeBytes { try sink($0) }
             }
             for (index, (_, source)) in files.enumerated() {
                 let entry = manifest.entries[index]
-                try writeEntry(archive, name: entry.path, size: entry.bytes, path: temporary) { sink in
+                try writeEntry(archive, name: entry.path, size: entry.bytes, path: path) { sink in
                     try contents(of: source, in: storage, sink)
                 }
                 try DurableFile.reach(.partWritten, path: path)
             }
             guard archive_write_close(archive) == ARCHIVE_OK else {
-                throw failure(archive, path: temporary, doing: "finish the archive")
+                throw failure(archive, path: path, doing: "finish the archive")
             }
         } catch {
             unlink(temporary)
@@ -346,10 +346,16 @@ public enum LogArchive {
         archive_error_string(archive).map { String(cString: $0) } ?? "no detail"
     }
 
+    /// A failure of the archive `path` (named by its final name, which is what the operator knows),
+    /// with the system's reason when libarchive kept one ("Write error" alone says too little).
     private static func failure(_ archive: OpaquePointer, path: String, doing: String) -> ContainerError {
         let code = archive_errno(archive)
-        return ContainerError(code == ENOSPC ? .diskFull : .io, path: path, message: "cannot \(doing): \(message(archive))",
-                              hint: code == ENOSPC ? "free space where the archive goes, then run the same command again" : "check the disk and the folder's permissions")
+        let reason = code > 0 ? "\(message(archive)): \(String(cString: strerror(code)))" : message(archive)
+        guard code != ENOSPC, code != EDQUOT else {
+            return ContainerError(.diskFull, path: path, message: "cannot \(doing): the disk is full (\(reason))",
+                                  hint: "free space where the archive goes, then run the same command again")
+        }
+        return ContainerError(.io, path: path, message: "cannot \(doing): \(reason)", hint: "check the disk and the folder's permissions")
     }
 
     private static func damaged(_ path: String, _ problem: String) -> ContainerError {

@@ -98,4 +98,37 @@ struct DiskFullTests {
         #expect(try StorekeepProcess.run(["repair", copy, "--no-backup"]).status == 1)
         #expect(try digest(store) == digest(copy), "the repair after the failure did what an uninterrupted one does")
     }
+
+    @Test("archive: an archive that does not fit exits 73, removes no log and no history, leaves no partial archive; with room it runs")
+    func archiveDoesNotFit() throws {
+        let peers = try SyncPeers.exchanging(rounds: 3)
+        defer { peers.directory.remove() }
+        let disk = try SmallDisk()
+        defer { disk.unmount() }
+        let destination = disk.url.appendingPathComponent("archives").path
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        let logs = try peers.logs("A").map(\.lastPathComponent)
+        let history = try peers.history("A")
+        try #require(!logs.isEmpty)
+        try disk.fill(leaving: 0)
+
+        let full = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--to", destination])
+        #expect(full.status == 73, "an archive that cannot be written is 73 (docs/cli.md): \(full)")
+        let named = try #require(full.stderr.components(separatedBy: "storekeep: error: \(destination)/").dropFirst().first, "the archive is named: \(full.stderr)")
+        #expect(!named.hasPrefix("."), "the archive is named by its own name, not its temporary one: \(full.stderr)")
+        #expect(full.stderr.contains("the disk is full (") && full.stderr.contains("No space left on device"), "\(full.stderr)")
+        #expect(full.stderr.contains("hint: free space where the archive goes"), "\(full.stderr)")
+        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination).isEmpty, "no partial archive is left")
+        #expect(try peers.logs("A").map(\.lastPathComponent) == logs, "no log left the container")
+        #expect(try peers.history("A") == history, "no history left the store")
+        #expect(!FileManager.default.fileExists(atPath: StoreLock.lockPath(for: peers.store("A"))), "the lock was left behind")
+
+        try disk.makeRoom()
+        let rerun = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--to", destination, "--json"])
+        #expect(rerun.status == 0, "with room the archive is written: \(rerun)")
+        let archive = try #require(try rerun.jsonObject()["archive"] as? String)
+        #expect(try StorekeepProcess.run(["archive", "verify", archive]).status == 0)
+        #expect(try peers.logs("A").count < logs.count, "the archived logs left the container")
+    }
 }
