@@ -4,9 +4,10 @@ import StoreMaintenance
 import SyncStore
 import Testing
 
-/// A disk that runs full part-way through `migrate`, through a blob write, and through `repair`'s
-/// backup: the documented exit status and one clear message, the source untouched, no lock left,
-/// and a target that a run with room finishes, to the same content as a run that never ran out.
+/// A disk that runs full part-way through `migrate`, through a blob write, through `repair`'s
+/// backup, and under an archive, a restore and a rekey's baseline: the documented exit status and
+/// one clear message, the source untouched, no lock left, and a target that a run with room
+/// finishes, to the same content as a run that never ran out.
 @Suite("disk full", .serialized, .enabled(if: SmallDisk.isAvailable, SmallDisk.unavailable))
 struct DiskFullTests {
     private func sha256(_ path: String) throws -> String {
@@ -130,5 +131,65 @@ struct DiskFullTests {
         let archive = try #require(try rerun.jsonObject()["archive"] as? String)
         #expect(try StorekeepProcess.run(["archive", "verify", archive]).status == 0)
         #expect(try peers.logs("A").count < logs.count, "the archived logs left the container")
+    }
+
+    @Test("archive restore: a container disk that fills exits 73 and leaves nothing in it; with room the restore runs")
+    func restoreDoesNotFit() throws {
+        let peers = try SyncPeers.exchanging(rounds: 3)
+        defer { peers.directory.remove() }
+        let archives = peers.directory.url.appendingPathComponent("archives").path
+        let archived = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--to", archives, "--json"])
+        try #require(archived.status == 0, "\(archived)")
+        let archive = try #require(try archived.jsonObject()["archive"] as? String)
+        let disk = try SmallDisk()
+        defer { disk.unmount() }
+        let target = disk.url.appendingPathComponent("restored").path
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        try disk.fill(leaving: 0)
+
+        let full = try StorekeepProcess.run(["archive", "restore", archive, "--container", target])
+        #expect(full.status == 73, "a restore that cannot write is 73, like every full disk under a command's output: \(full)")
+        #expect(full.stderr.contains("storekeep: error: \(target)/"), "the message names the file it could not write: \(full.stderr)")
+        #expect(full.stderr.contains("No space left on device") && full.stderr.contains("hint: free space"), "\(full.stderr)")
+        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+        let left = FileManager.default.enumerator(atPath: target)?.allObjects ?? []
+        #expect(left.isEmpty, "nothing is left in the container: \(left)")
+
+        try disk.makeRoom()
+        let rerun = try StorekeepProcess.run(["archive", "restore", archive, "--container", target])
+        #expect(rerun.status == 0, "with room the restore runs: \(rerun)")
+        let restored = (FileManager.default.enumerator(atPath: target)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".sklog") }
+        #expect(!restored.isEmpty, "the logs are back")
+    }
+
+    @Test("rekey: a container disk that fills exits 73 and leaves the store on its content name; with room the same command finishes")
+    func rekeyDoesNotFit() throws {
+        let peers = try SyncPeers.exchanging(rounds: 3)
+        defer { peers.directory.remove() }
+        let disk = try SmallDisk()
+        defer { disk.unmount() }
+        // The peers' container, moved onto the small disk.
+        let container = disk.url.appendingPathComponent("container").path
+        try FileManager.default.copyItem(atPath: peers.container, toPath: container)
+        func info() throws -> [String: Any] { try StorekeepProcess.run(["info", peers.store("A"), "--json"]).jsonObject() }
+        let before = try info()
+        let history = try peers.history("A")
+        try disk.fill(leaving: 0)
+
+        let full = try StorekeepProcess.run(["rekey", peers.store("A"), "--container", container, "--to", "SpeechTimer-2"])
+        #expect(full.status == 73, "a rekey whose baseline cannot be written is 73: \(full)")
+        #expect(full.stderr.contains("storekeep: error: \(container)/"), "the message names the file it could not write: \(full.stderr)")
+        #expect(full.stderr.contains("No space left on device") && full.stderr.contains("hint: free space"), "\(full.stderr)")
+        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+        let after = try info()
+        #expect(after["contentName"] as? String == before["contentName"] as? String, "the store keeps its content name")
+        #expect((after["rekeys"] as? [Any])?.count ?? 0 == (before["rekeys"] as? [Any])?.count ?? 0, "no rekey is recorded")
+        #expect(try peers.history("A") == history, "the store's history is as it was")
+        #expect(!FileManager.default.fileExists(atPath: StoreLock.lockPath(for: peers.store("A"))), "the lock was left behind")
+
+        try disk.makeRoom()
+        let rerun = try StorekeepProcess.run(["rekey", peers.store("A"), "--container", container, "--to", "SpeechTimer-2"])
+        #expect(rerun.status == 0, "with room the same command finishes: \(rerun)")
+        #expect(try info()["contentName"] as? String == "SpeechTimer-2")
     }
 }
