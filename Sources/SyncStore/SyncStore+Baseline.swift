@@ -179,6 +179,7 @@ extension SyncStore {
                 try HistoryCounters.observe(coverage.latestClock, in: db)
                 try Self.raiseHistoryFloor(to: covered, in: db)
                 try Self.markImportFixPending(in: db)
+                try applier.finishBlobFiles()
                 return applier.report
             }
         } catch where StoreError.comesFromTheStore(error) {

@@ -20,11 +20,17 @@ final class RemoteTransactionApplier {
     /// no record can be deleted, and the lookup per change is skipped.
     @exclusivity(unchecked) private var mayHaveTombstones = true
 
+    /// The blob files the import writes, made durable together by ``finishBlobFiles()`` before the
+    /// transaction that refers to them commits (a baseline or a first sync brings them by the
+    /// hundred thousand: one fsync of each file and of its folder took most of a join).
+    let blobFiles = DurableFileBatch()
+
     init(store: SyncStore, db: Database) throws {
         self.store = store
         self.db = db
         writer = ImportWriter(db: db, store: store, now: Date())
         writer.keepsValuesAsGiven = true
+        writer.blobFiles = blobFiles
         localPeer = store.metadata.peerID
         clocks = ClockStore(store: store, db: db)
         mayHaveTombstones = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sk_tombstone)") ?? true
@@ -33,9 +39,23 @@ final class RemoteTransactionApplier {
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     }
 
-    /// Writes what is left of the last transaction's insert runs.
+    /// Writes what is left of the last transaction's insert runs, and makes the blob files durable.
     func finish() throws {
         try writer.finishHistory()
+        try finishBlobFiles()
+    }
+
+    /// Makes every blob file written so far durable under its name: called before the SQLite
+    /// transaction that refers to them commits.
+    ///
+    /// - Throws: ``StoreError`` `io` (a full disk included); the transaction then rolls back.
+    func finishBlobFiles() throws {
+        do {
+            try blobFiles.finish()
+        } catch {
+            throw StoreError(.io, path: store.path, message: "cannot make the blob files in \(store.blobs.directory.path) durable: \(error)",
+                             hint: "free some space and run the same command again")
+        }
     }
 
     func apply(_ transaction: SyncTransaction) throws {
@@ -312,7 +332,7 @@ final class RemoteTransactionApplier {
     private func storedValue(_ value: AttributeValue, type: AttributeType, external: Bool, entity: String, name: String) throws -> DatabaseValue {
         let normalized = ValueCoder.normalized(value, type: type) ?? value
         if case .binary(let data) = normalized, external, data.count > SyncStore.externalStorageThreshold {
-            return try store.blobReference(writing: data, entity: entity, column: name).databaseValue
+            return try store.blobReference(writing: data, into: blobFiles, entity: entity, column: name).databaseValue
         }
         return ValueCoder.databaseValue(normalized)
     }
