@@ -152,4 +152,22 @@ struct ArchivePeersTests {
         #expect(try StorekeepProcess.run(["archive", "restore", archive, "--container", target, "--force"]).status == 0)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: target).filter { $0.hasSuffix(".sklog") }.count == 6)
     }
+
+    @Test("an archive that fails while its baseline is being written waits for the baseline: published whole, nothing half-written, no crash at exit")
+    func failedArchiveWaitsForItsBaseline() throws {
+        let peers = try SyncPeers.exchanging(rounds: 3)
+        defer { peers.directory.remove() }
+        // The archive's folder is a file: the archive fails at once, while the baseline is written on another thread.
+        let blocked = peers.directory.url.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocked)
+        let result = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--to", blocked.appendingPathComponent("archives").path])
+        #expect(result.status != 0, "\(result)")
+        #expect(!result.stderr.contains("crashed") && !result.stderr.contains("Fatal error"), "\(result.stderr)")
+        let files = FileManager.default.enumerator(atPath: peers.container)?.allObjects.compactMap { $0 as? String } ?? []
+        let baselines = files.filter { $0.contains("/baselines/") }
+        #expect(baselines.filter { $0.hasSuffix(".skbase") && !($0.split(separator: "/").last ?? "").hasPrefix(".") }.count == 1,
+                "the baseline was finished before the command ended: \(baselines)")
+        #expect(baselines.allSatisfy { !($0.split(separator: "/").last ?? "").hasPrefix(".") }, "no half-written baseline: \(baselines)")
+        #expect(try peers.logs("A").count == 3, "no log left the container")
+    }
 }

@@ -3,8 +3,11 @@ import SyncContainer
 import SyncStore
 
 /// The baseline an archive leaves for new peers: one that exists already, or a snapshot baseline
-/// written on another thread while the archive is written. Its work is always waited for, also
-/// when the archive fails, so that the snapshot's read transaction never outlives the command.
+/// written on another thread while the archive is written. Its owner waits for it on every way out
+/// (``waitUntilDone()`` in a `defer`), also when the archive fails, so that the writing thread and
+/// the snapshot's read transaction never outlive the command: a thread still hashing while the
+/// process exits crashes in libcrypto's cleanup. (A `deinit` cannot do it: the writing thread holds
+/// the object until it ends.)
 final class ConcurrentBaseline: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     // Set by the writing thread before it signals `done`; read after the wait.
@@ -29,16 +32,16 @@ final class ConcurrentBaseline: @unchecked Sendable {
         }
     }
 
-    deinit {
-        if !waited { done.wait() }
+    /// Waits for the writer to end, however it ends.
+    func waitUntilDone() {
+        guard !waited else { return }
+        done.wait()
+        waited = true
     }
 
     /// The baseline's path once it is written, read back and checked; the writer's error otherwise.
     func path() throws -> String {
-        if !waited {
-            done.wait()
-            waited = true
-        }
+        waitUntilDone()
         return try result.get()
     }
 }

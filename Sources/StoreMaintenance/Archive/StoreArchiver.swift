@@ -78,6 +78,7 @@ public struct StoreArchiver: Sendable {
         } else {
             baseline = ConcurrentBaseline(publishing: store, into: namespace)
         }
+        defer { baseline.waitUntilDone() }
         // The archive: written (or found, from a run that was stopped), then read back whole.
         let folder = options.destination ?? "\(namespace.path)/archives"
         try SyncNamespace.makeFolder(folder)

@@ -53,7 +53,12 @@ final class RemoteTransactionApplier {
         do {
             try blobFiles.finish()
         } catch {
-            throw StoreError(.io, path: store.path, message: "cannot make the blob files in \(store.blobs.directory.path) durable: \(error)",
+            let folder = store.blobs.directory.path
+            guard (error as? DurableFile.Failure)?.isDiskFull == true else {
+                throw StoreError(.io, path: store.path, message: "cannot make the blob files in \(folder) durable: \(error)",
+                                 hint: "check the disk and the permissions of \(folder), then run the same command again")
+            }
+            throw StoreError(.io, path: store.path, message: "cannot make the blob files in \(folder) durable: the disk is full (\(error))",
                              hint: "free some space and run the same command again")
         }
     }
