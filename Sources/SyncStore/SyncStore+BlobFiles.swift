@@ -12,13 +12,7 @@ extension SyncStore {
             prepared.finishWriting(result)
             // The references go to the batch's rows now; the rows commit once the files are durable.
             guard case .success = result else { return prepared.finishSyncing(.success(())) }
-            prepared.finishSyncing(Result { () throws(StoreError) in
-                do {
-                    try batch.finish()
-                } catch {
-                    throw StoreError(.io, path: path, message: "cannot make the blob files in \(blobs.directory.path) durable: \(error)")
-                }
-            })
+            prepared.finishSyncing(Result { () throws(StoreError) in try finishBlobFiles(batch) })
         }
         return prepared
     }
@@ -41,6 +35,24 @@ extension SyncStore {
             }
         }
         return references
+    }
+
+    /// Makes every blob file of `batch` durable under its name: what a writer does just before it
+    /// commits the rows that refer to them.
+    ///
+    /// - Throws: ``StoreError`` `io`, saying so when the disk is full.
+    func finishBlobFiles(_ batch: DurableFileBatch) throws(StoreError) {
+        do {
+            try batch.finish()
+        } catch {
+            let folder = blobs.directory.path
+            guard (error as? DurableFile.Failure)?.isDiskFull == true else {
+                throw StoreError(.io, path: path, message: "cannot make the blob files in \(folder) durable: \(error)",
+                                 hint: "check the disk and the permissions of \(folder), then run the same command again")
+            }
+            throw StoreError(.io, path: path, message: "cannot make the blob files in \(folder) durable: the disk is full (\(error))",
+                             hint: "free some space and run the same command again")
+        }
     }
 
     /// `sha256:<hex>` of `data`, written to its blob file unless it exists (``BlobStore/write(_:into:)``):

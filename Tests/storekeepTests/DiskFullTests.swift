@@ -100,6 +100,15 @@ struct DiskFullTests {
         #expect(try digest(store) == digest(copy), "the repair after the failure did what an uninterrupted one does")
     }
 
+    /// What every command says on a full disk under its output: exit 73, one message that names a
+    /// file in `folder` and the system's reason, `hint`, and no crash.
+    private func expectFullDisk(_ full: ProcessResult, naming folder: String, hint: String) {
+        #expect(full.status == 73, "a full disk under a command's output is 73 (docs/cli.md): \(full)")
+        #expect(full.stderr.contains("storekeep: error: \(folder)/"), "the message names the file it could not write: \(full.stderr)")
+        #expect(full.stderr.contains("No space left on device") && full.stderr.contains("hint: \(hint)"), "\(full.stderr)")
+        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+    }
+
     @Test("archive: an archive that does not fit exits 73, removes no log and no history, leaves no partial archive; with room it runs")
     func archiveDoesNotFit() throws {
         let peers = try SyncPeers.exchanging(rounds: 3)
@@ -114,12 +123,10 @@ struct DiskFullTests {
         try disk.fill(leaving: 0)
 
         let full = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--to", destination])
-        #expect(full.status == 73, "an archive that cannot be written is 73 (docs/cli.md): \(full)")
+        expectFullDisk(full, naming: destination, hint: "free space where the archive goes")
         let named = try #require(full.stderr.components(separatedBy: "storekeep: error: \(destination)/").dropFirst().first, "the archive is named: \(full.stderr)")
         #expect(!named.hasPrefix("."), "the archive is named by its own name, not its temporary one: \(full.stderr)")
-        #expect(full.stderr.contains("the disk is full (") && full.stderr.contains("No space left on device"), "\(full.stderr)")
-        #expect(full.stderr.contains("hint: free space where the archive goes"), "\(full.stderr)")
-        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+        #expect(full.stderr.contains("the disk is full ("), "\(full.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination).isEmpty, "no partial archive is left")
         #expect(try peers.logs("A").map(\.lastPathComponent) == logs, "no log left the container")
         #expect(try peers.history("A") == history, "no history left the store")
@@ -148,10 +155,7 @@ struct DiskFullTests {
         try disk.fill(leaving: 0)
 
         let full = try StorekeepProcess.run(["archive", "restore", archive, "--container", target])
-        #expect(full.status == 73, "a restore that cannot write is 73, like every full disk under a command's output: \(full)")
-        #expect(full.stderr.contains("storekeep: error: \(target)/"), "the message names the file it could not write: \(full.stderr)")
-        #expect(full.stderr.contains("No space left on device") && full.stderr.contains("hint: free space"), "\(full.stderr)")
-        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+        expectFullDisk(full, naming: target, hint: "free space")
         let left = FileManager.default.enumerator(atPath: target)?.allObjects ?? []
         #expect(left.isEmpty, "nothing is left in the container: \(left)")
 
@@ -177,10 +181,7 @@ struct DiskFullTests {
         try disk.fill(leaving: 0)
 
         let full = try StorekeepProcess.run(["rekey", peers.store("A"), "--container", container, "--to", "SpeechTimer-2"])
-        #expect(full.status == 73, "a rekey whose baseline cannot be written is 73: \(full)")
-        #expect(full.stderr.contains("storekeep: error: \(container)/"), "the message names the file it could not write: \(full.stderr)")
-        #expect(full.stderr.contains("No space left on device") && full.stderr.contains("hint: free space"), "\(full.stderr)")
-        #expect(!full.stderr.contains("crashed") && !full.stderr.contains("Fatal error"), "\(full.stderr)")
+        expectFullDisk(full, naming: container, hint: "free space")
         let after = try info()
         #expect(after["contentName"] as? String == before["contentName"] as? String, "the store keeps its content name")
         #expect((after["rekeys"] as? [Any])?.count ?? 0 == (before["rekeys"] as? [Any])?.count ?? 0, "no rekey is recorded")

@@ -50,17 +50,7 @@ final class RemoteTransactionApplier {
     ///
     /// - Throws: ``StoreError`` `io` (a full disk included); the transaction then rolls back.
     func finishBlobFiles() throws {
-        do {
-            try blobFiles.finish()
-        } catch {
-            let folder = store.blobs.directory.path
-            guard (error as? DurableFile.Failure)?.isDiskFull == true else {
-                throw StoreError(.io, path: store.path, message: "cannot make the blob files in \(folder) durable: \(error)",
-                                 hint: "check the disk and the permissions of \(folder), then run the same command again")
-            }
-            throw StoreError(.io, path: store.path, message: "cannot make the blob files in \(folder) durable: the disk is full (\(error))",
-                             hint: "free some space and run the same command again")
-        }
+        try store.finishBlobFiles(blobFiles)
     }
 
     func apply(_ transaction: SyncTransaction) throws {
