@@ -24,7 +24,8 @@ extension SyncStore {
     static let historyFloorKey = "historyFloor"
 
     /// Writes a baseline of the whole content into `encoder`: every live record with the clock of
-    /// its insert and of every property set since, every membership clock, every tombstone.
+    /// its insert and of every property set since, every membership clock, every tombstone. An
+    /// encoder that hands its body on in parts has handed on the last one when this returns.
     ///
     /// - Returns: what the baseline covers: this peer's last transaction and its watermarks.
     ///
@@ -43,12 +44,12 @@ extension SyncStore {
                 try exportBaselineRecords(of: schema, overrides: overrides, into: encoder, db: db)
             }
             for table in layout.joinTables {
-                let rows = try Row.fetchAll(db, sql: """
+                let rows = try Row.fetchCursor(db, sql: """
                     SELECT m.owner, m.target, m.present, m.rank, m.hlc, m.peer, j.owner_order, j.target_order
                     FROM sk_member_clock m LEFT JOIN \(table.quotedSQLIdentifier) j ON j.owner = m.owner AND j.target = m.target
                     WHERE m.relationship = ? ORDER BY m.owner, m.target
                     """, arguments: [table])
-                for row in rows {
+                while let row = try rows.next() {
                     guard let owner = try row.optional(at: 0, as: String.self, table: "sk_member_clock", row: "a membership of \(table)", store: path),
                           let target = try row.optional(at: 1, as: String.self, table: "sk_member_clock", row: "a membership of \(table)", store: path)
                     else { continue }
@@ -58,11 +59,13 @@ extension SyncStore {
                                        ownerOrder: try row.optional(at: 6, as: Int64.self, table: table, row: place, store: path),
                                        targetOrder: try row.optional(at: 7, as: Int64.self, table: table, row: place, store: path),
                                        clock: try row.propertyClock(at: 3, table: "sk_member_clock", row: place, store: path))
+                    try encoder.itemEnded()
                 }
             }
             let decoder = JSONDecoder()
             decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-            for row in try Row.fetchAll(db, sql: "SELECT gid, entity, hlc, peer, identity FROM sk_tombstone ORDER BY gid") {
+            let tombstones = try Row.fetchCursor(db, sql: "SELECT gid, entity, hlc, peer, identity FROM sk_tombstone ORDER BY gid")
+            while let row = try tombstones.next() {
                 guard let gid = try row.optional(at: 0, as: String.self, table: "sk_tombstone", row: "a tombstone", store: path),
                       let entity = try row.optional(at: 1, as: String.self, table: "sk_tombstone", row: "the tombstone of \(gid)", store: path)
                 else { continue }
@@ -76,7 +79,9 @@ extension SyncStore {
                 encoder.tombstone(entity: entity, globalID: gid,
                                   clock: HybridTimestamp(rawValue: try row.optional(at: 2, as: Int64.self, table: "sk_tombstone", row: place, store: path) ?? 0),
                                   peer: try row.optional(at: 3, as: String.self, table: "sk_tombstone", row: place, store: path) ?? "", identity: identity)
+                try encoder.itemEnded()
             }
+            try encoder.finish()
             let status = try syncStatus(in: db)
             var vector = status.watermarks
             vector[metadata.peerID] = status.localSequence
@@ -122,6 +127,7 @@ extension SyncStore {
             let payload = try builder.payload(of: GlobalID(gid), from: statement, firstColumn: 10)
             encoder.record(entity: schema.entity, globalID: gid, seed: seed, updated: updated, insertClock: insertClock,
                            overrides: propertyClocks, payload: payload)
+            try encoder.itemEnded()
         }
     }
 
@@ -163,11 +169,23 @@ extension SyncStore {
     ///
     /// - Throws: ``StoreError``; `WireError` for a malformed body (nothing is changed then).
     public func applyBaseline(_ body: [UInt8], coverage: BaselineCoverage) throws -> RemoteImportReport {
+        try applyBaseline(coverage: coverage) { part in try body.withUnsafeBytes { try part($0) } }
+    }
+
+    /// Merges a baseline whose body `produce` hands to the closure it is given in parts, in order
+    /// (``BaselineEncoder/init(handingOnEvery:to:)``), as ``applyBaseline(_:coverage:)`` merges a
+    /// whole body: in one SQLite transaction, so that a body of any size is merged with the memory
+    /// of one part, and an error (`produce`'s own too) leaves the store as it was.
+    ///
+    /// - Throws: ``StoreError``; `WireError` for a malformed part; what `produce` throws.
+    public func applyBaseline(coverage: BaselineCoverage,
+                              parts produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> RemoteImportReport {
         guard !isReadOnly else { throw StoreError(.invalidRequest, path: path, message: "the store was opened read-only") }
         do {
             return try database.write { db in
                 let applier = try RemoteTransactionApplier(store: self, db: db)
-                try body.withUnsafeBytes { try applier.applyBaseline($0) }
+                var names: [String] = []
+                try produce { part in try applier.applyBaseline(part, names: &names) }
                 var covered = coverage.vector
                 covered[metadata.peerID] = nil
                 for (peer, sequence) in covered {

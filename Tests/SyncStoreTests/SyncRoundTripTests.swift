@@ -180,4 +180,46 @@ import Testing
         _ = try b.applyBaseline(again.bytes, coverage: coverageAgain)
         #expect(try b.contentDigest() == a.contentDigest())
     }
+
+    private struct Stopped: Error {}
+
+    @Test("a baseline handed on and merged in parts is the whole baseline; stopped midway, nothing of it is merged")
+    func aBaselineInPartsIsTheWholeBaseline() throws {
+        let a = try store("A"), fresh = try store("N"), stopped = try store("S")
+        try a.save(author: "app") { tx in
+            let note = try tx.insert("Note", values: ["title": .string("n")])
+            let red = try tx.insert("Tag", values: ["name": .string("red")])
+            try tx.setToMany("tags", of: note, to: [red])
+            try tx.insert("Attachment", values: ["data": .binary(Data(repeating: 5, count: 9_000))])
+            try tx.delete(try tx.insert("Tag", values: ["name": .string("gone")]))
+        }
+        let whole = BaselineEncoder()
+        let coverage = try a.exportBaseline(into: whole)
+        var parts: [[UInt8]] = []
+        let inParts = BaselineEncoder(handingOnEvery: 1) { parts.append($0) }
+        #expect(try a.exportBaseline(into: inParts) == coverage)
+        // One item per part, every part handed on, and together the same bytes as the whole body.
+        #expect(parts.count == whole.records + whole.memberships + whole.tombstones && parts.count >= 4)
+        #expect(inParts.bytes.isEmpty)
+        #expect(Array(parts.joined()) == whole.bytes)
+        // A later part refers to names an earlier one defined: read alone, it is refused.
+        let last = try #require(parts.last)
+        #expect(throws: WireError.self) { _ = try fresh.applyBaseline(last, coverage: coverage) }
+
+        _ = try fresh.applyBaseline(coverage: coverage) { merge in
+            for part in parts { try part.withUnsafeBytes { try merge($0) } }
+        }
+        #expect(try fresh.contentDigest() == a.contentDigest())
+        #expect(try fresh.importWatermarks()["A"] == coverage.vector["A"])
+
+        let empty = try stopped.contentDigest()
+        #expect(throws: Stopped.self) {
+            _ = try stopped.applyBaseline(coverage: coverage) { merge in
+                for part in parts.prefix(3) { try part.withUnsafeBytes { try merge($0) } }
+                throw Stopped()
+            }
+        }
+        #expect(try stopped.contentDigest() == empty)
+        #expect(try stopped.importWatermarks()["A"] == nil)
+    }
 }

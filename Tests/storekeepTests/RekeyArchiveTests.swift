@@ -131,6 +131,32 @@ struct RekeyArchiveTests {
         #expect(leftovers.isEmpty, "the unpacked snapshot is removed: \(leftovers)")
     }
 
+    @Test("a snapshot baseline larger than one part (8 MiB) is merged part by part: a new peer gets every recording and the same content")
+    func largeSnapshotBaselineIsMergedInParts() throws {
+        let peers = try SyncPeers(["A"])
+        defer { peers.directory.remove() }
+        // Three recordings of 3.5 MiB: the encoded content is more than one part.
+        let recordings = (1...3).map { seed in Data((0..<(7 << 19)).map { UInt8(truncatingIfNeeded: ($0 &* 31) ^ ($0 >> 9) &+ seed) }) }
+        let speeches = recordings.enumerated().map { index, recording in
+            #"{"op":"insert","entity":"Speech","id":"S\#(index)","values":{"title":"long \#(index)","date":"2026-11-25T10:00:00Z","duration":30.5,"recording":"\#(recording.base64EncodedString())"}}"#
+        }
+        #expect(try peers.apply("A", speeches).status == 0)
+        #expect(try peers.sync("A").status == 0)
+        let archived = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container,
+                                                 "--to", peers.directory.url.appendingPathComponent("archives").path, "--json"])
+        #expect(archived.status == 0, "\(archived)")
+        let fresh = peers.directory.url.appendingPathComponent("N.store").path
+        #expect(try StorekeepProcess.run(["init", fresh, "--model", ModelFiles.speechTimer, "--content-name", "SpeechTimer", "--peer-id", "N"]).status == 0)
+        let joined = try StorekeepProcess.run(["sync", fresh, "--container", peers.container, "--json"])
+        #expect(joined.status == 0, "\(joined)")
+        #expect((try joined.jsonObject()["baselinesApplied"] as? [String])?.count == 1, "\(joined)")
+        #expect(try StorekeepProcess.run(["digest", fresh, "--json"]).jsonObject()["digest"] as? String == (try peers.digest("A")))
+        let store = try SyncStore.open(at: fresh, readOnly: true)
+        for (index, recording) in recordings.enumerated() {
+            #expect(try store.record(GlobalID("S\(index)"))?.values["recording"] == .binary(recording))
+        }
+    }
+
     @Test("rekey stops with exit 75 and writes nothing while another connection reads the store (its log cannot be folded in)")
     func busyStoreIsRefused() throws {
         let peers = try SyncPeers(["A"])

@@ -83,7 +83,8 @@ public struct StoreRekeyer: Sendable {
         // 2. The baseline of the new content name (the redirect's, when an earlier run got that far):
         // a snapshot of the store's files, copied, then read back and checked.
         guard !options.dryRun else {
-            let encoder = BaselineEncoder()
+            // Counted, not kept: the parts are dropped as they are encoded.
+            let encoder = BaselineEncoder(handingOnEvery: SnapshotBaselines.partBytes) { _ in }
             _ = try store.exportBaseline(into: encoder)
             report.baselineRecords = encoder.records
             report.baselineMemberships = encoder.memberships

@@ -25,15 +25,41 @@ enum SnapshotBaselines {
         }
     }
 
-    /// The header and the format-1 body of the baseline `name`, whatever its format: a snapshot is
-    /// checked and unpacked into a folder beside `store` (`.<name>.baseline-<pid>`, removed
-    /// afterwards), opened as a store of `store`'s model, and encoded.
+    /// The size of the parts a snapshot's content is encoded and merged in: what applying a
+    /// baseline holds of it in memory, whatever the size of the store it was made from.
+    static let partBytes = 8 << 20
+
+    /// A snapshot that cannot be opened or read as a store of the importing store's model.
+    struct UnusableSnapshot: Error {
+        /// What opening or reading it said.
+        let error: StoreError
+    }
+
+    /// An error of the store a part was merged into, carried through the snapshot's export.
+    private struct PartNotMerged: Error {
+        let error: any Error
+    }
+
+    /// Merges the baseline `name` into `store`, whatever its format, after checking that it still
+    /// covers `vector` (what its header said when it was chosen). A format-1 body is read whole; a
+    /// snapshot is checked and unpacked into a folder beside `store` (`.<name>.baseline-<pid>`,
+    /// removed afterwards), opened as a store of `store`'s model, and its content encoded and
+    /// merged a part (``partBytes``) at a time, in the one SQLite transaction of
+    /// ``SyncStore/applyBaseline(coverage:parts:)``.
     ///
-    /// - Throws: ``ContainerError`` for a damaged baseline; `StoreError` when the snapshot is not a
-    ///   usable store of this model.
-    static func body(of name: String, in namespace: SyncNamespace, for store: SyncStore) throws -> (BaselineHeader, [UInt8]) {
+    /// - Returns: what the merge did.
+    /// - Throws: ``ContainerError`` for a damaged or changed baseline; ``UnusableSnapshot`` when the
+    ///   snapshot is not a usable store of this model; what the merge throws (nothing merged).
+    static func apply(_ name: String, in namespace: SyncNamespace, to store: SyncStore, covering vector: [String: Int64]) throws -> RemoteImportReport {
+        func checked(_ header: BaselineHeader) throws -> BaselineCoverage {
+            guard header.vector == vector else {
+                throw ContainerError(.damagedLog, path: "\(namespace.baselineFolder)/\(name)", message: "changed while it was read", hint: "run sync again")
+            }
+            return BaselineCoverage(vector: header.vector, latestClock: HybridTimestamp(rawValue: header.latestClock))
+        }
         guard namespace.baselineHeader(name)?.format == BaselineHeader.snapshotFormat else {
-            return try namespace.readBaseline(name)
+            let (header, body) = try namespace.readBaseline(name)
+            return try store.applyBaseline(body, coverage: try checked(header))
         }
         let storeURL = URL(fileURLWithPath: store.path)
         let folder = storeURL.deletingLastPathComponent().path
@@ -47,10 +73,33 @@ enum SnapshotBaselines {
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let database = "\(scratch)/snapshot.store"
-        let header = try namespace.extractSnapshotBaseline(name, database: database, blobFolder: database + ".blobs")
-        let snapshot = try SyncStore.open(at: database, expecting: store.model)
-        let encoder = BaselineEncoder()
-        _ = try snapshot.exportBaseline(into: encoder)
-        return (header, encoder.bytes)
+        let coverage = try checked(try namespace.extractSnapshotBaseline(name, database: database, blobFolder: database + ".blobs"))
+        let snapshot: SyncStore
+        do {
+            snapshot = try SyncStore.open(at: database, expecting: store.model)
+        } catch let error as StoreError {
+            throw UnusableSnapshot(error: error)
+        }
+        do {
+            return try store.applyBaseline(coverage: coverage) { merge in
+                // The encoder, and the sink it holds, end with this closure.
+                try withoutActuallyEscaping(merge) { merge in
+                    let encoder = BaselineEncoder(handingOnEvery: partBytes) { part in
+                        do {
+                            try part.withUnsafeBytes { try merge($0) }
+                        } catch {
+                            throw PartNotMerged(error: error)
+                        }
+                    }
+                    do {
+                        _ = try snapshot.exportBaseline(into: encoder)
+                    } catch let error as StoreError {
+                        throw UnusableSnapshot(error: error)
+                    }
+                }
+            }
+        } catch let carried as PartNotMerged {
+            throw carried.error
+        }
     }
 }

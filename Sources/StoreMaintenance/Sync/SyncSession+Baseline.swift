@@ -30,26 +30,18 @@ extension SyncSession {
             report.baselinesApplied.append("\(namespace.baselineFolder)/\(newest)")
             return
         }
-        // Read whole (and, for a snapshot, unpacked and encoded) only when it is needed.
-        let body: [UInt8]
+        // Read (and, for a snapshot, unpacked, then encoded and merged a part at a time) only when it is needed.
+        let result: RemoteImportReport
         do {
-            let (checked, encoded) = try SnapshotBaselines.body(of: newest, in: namespace, for: store)
-            guard checked.vector == header.vector else {
-                throw ContainerError(.damagedLog, path: "\(namespace.baselineFolder)/\(newest)", message: "changed while it was read", hint: "run sync again")
-            }
-            body = encoded
+            result = try SnapshotBaselines.apply(newest, in: namespace, to: store, covering: header.vector)
         } catch let error as ContainerError {
             report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: error.path, message: error.message, hint: error.hint))
             return
-        } catch let error as StoreError {
+        } catch let unusable as SnapshotBaselines.UnusableSnapshot {
             report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: "\(namespace.baselineFolder)/\(newest)",
-                                               message: "its snapshot is not a usable store: \(error.message)",
+                                               message: "its snapshot is not a usable store: \(unusable.error.message)",
                                                hint: "the peer that wrote it (\(header.peer)) can write another with `storekeep archive` or `storekeep rekey`; move this one away"))
             return
-        }
-        let result: RemoteImportReport
-        do {
-            result = try store.applyBaseline(body, coverage: BaselineCoverage(vector: header.vector, latestClock: HybridTimestamp(rawValue: header.latestClock)))
         } catch let error where Self.isContentError(error) {
             // Applied whole or not at all: the store holds nothing of it.
             report.findings.append(SyncFinding(code: "baseline.damaged", severity: "error", file: "\(namespace.baselineFolder)/\(newest)",

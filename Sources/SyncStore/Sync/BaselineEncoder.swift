@@ -22,11 +22,48 @@ public final class BaselineEncoder {
     @exclusivity(unchecked) public private(set) var memberships = 0
     @exclusivity(unchecked) public private(set) var tombstones = 0
 
-    /// An empty body.
-    public init() {}
+    /// Where the body goes in parts, when it is not kept whole.
+    private let sink: (([UInt8]) throws -> Void)?
+    private let partBytes: Int
 
-    /// The body's bytes.
+    /// An empty body, kept whole in ``bytes``.
+    public init() {
+        sink = nil
+        partBytes = .max
+    }
+
+    /// An empty body handed on in parts of about `partBytes` bytes, each ending after a whole item,
+    /// so that a body of any size is encoded with the memory of one part. A part refers to names
+    /// defined in the parts before it: the parts are read in order, as one body.
+    ///
+    /// ```swift
+    /// let encoder = BaselineEncoder(handingOnEvery: 8 << 20) { part in try apply(part) }
+    /// _ = try store.exportBaseline(into: encoder)   // ends with the last part handed on
+    /// ```
+    public init(handingOnEvery partBytes: Int, to sink: @escaping ([UInt8]) throws -> Void) {
+        self.sink = sink
+        self.partBytes = max(partBytes, 1)
+    }
+
+    /// The body's bytes (what is not handed on yet, when handed on in parts).
     public var bytes: [UInt8] { writer.bytes }
+
+    /// Hands the body written so far on once it holds at least the size of a part (called after
+    /// each whole item).
+    func itemEnded() throws {
+        if writer.count >= partBytes { try handOn() }
+    }
+
+    /// Hands on what is left (nothing for a body kept whole).
+    func finish() throws {
+        if writer.count > 0 { try handOn() }
+    }
+
+    private func handOn() throws {
+        guard let sink else { return }
+        try sink(writer.bytes)
+        writer.removeAll()
+    }
 
     func record(entity: String, globalID: String, seed: SeedMark?, updated: Double?, insertClock: PropertyClock,
                 overrides: [(Int, PropertyClock)], payload: [UInt8]) {

@@ -3,12 +3,15 @@ import GRDB
 import ObjectModel
 
 extension RemoteTransactionApplier {
-    /// Merges a baseline body (``BaselineEncoder``) into the store, without history: records it
-    /// does not have are written with their insert clock, records it has merge per property with
-    /// each value's own clock, membership clocks apply one member at a time, tombstones delete.
-    func applyBaseline(_ body: UnsafeRawBufferPointer) throws {
+    /// Merges a baseline body (``BaselineEncoder``), or one part of it, into the store, without
+    /// history: records it does not have are written with their insert clock, records it has merge
+    /// per property with each value's own clock, membership clocks apply one member at a time,
+    /// tombstones delete.
+    ///
+    /// - Parameter names: the names the body defined so far: empty for a whole body or its first
+    ///   part, and handed from one part to the next.
+    func applyBaseline(_ body: UnsafeRawBufferPointer, names: inout [String]) throws {
         var reader = WireReader(body)
-        var names: [String] = []
         func name() throws(WireError) -> String {
             let start = reader.offset
             let index = try reader.count()
