@@ -5,7 +5,8 @@
 #   make docs   DocC archives of the libraries an app embeds, in .build/docs
 
 SHELL := /usr/bin/env bash
-SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev libzstd-dev pkg-config
+# zstd (the program): a test repacks an archive with GNU tar, which compresses through it.
+SYSTEM_PACKAGES := libarchive-dev libssl-dev libsqlite3-dev zlib1g-dev libzstd-dev pkg-config zstd
 # What only `make bench` needs: the references it compares with (bsdtar, the sqlite3 shell) and GNU time.
 BENCH_PACKAGES := libarchive-tools sqlite3 time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -171,7 +171,7 @@ public final class DurableFileBatch {
     }
 
     /// `Dirty` plus `Writeback` of `/proc/meminfo`, in bytes.
-    private static func unwrittenBytes() -> Int? {
+    static func unwrittenBytes() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
         var total = 0, found = 0
         for line in text.split(separator: "\n") where line.hasPrefix("Dirty:") || line.hasPrefix("Writeback:") {

@@ -71,6 +71,12 @@ public protocol ContainerStorage: Sendable {
     ///   with ``ContainerError`` `wouldOverwrite`.
     func publish(staged: String, as path: String, replacing: Bool) throws
 
+    /// Publishes staged files as ``publish(staged:as:replacing:)`` does each, in order, where the
+    /// storage can make them durable together for less (the folder storage: every file durable
+    /// before the first is named, the names made durable once at the end). On failure, the files
+    /// published before the one that failed keep their names; the caller removes the staged rest.
+    func publish(staged files: [(staged: String, path: String)], replacing: Bool) throws
+
     /// Removes the staged file `staged` (from ``stage(_:from:)``), which is never published.
     func discard(staged: String)
 
@@ -127,6 +133,11 @@ extension ContainerStorage {
             throw ContainerError(.io, path: staged, message: "the staged file is gone", hint: "run the same command again")
         }
         try write(data, to: path, replacing: replacing)
+    }
+
+    /// One staged file after another.
+    public func publish(staged files: [(staged: String, path: String)], replacing: Bool) throws {
+        for file in files { try publish(staged: file.staged, as: file.path, replacing: replacing) }
     }
 
     /// For a storage that keeps whole objects: deletes the staging name.

@@ -147,12 +147,9 @@ public enum LogArchive {
             if let mismatch = readBack.firstMismatch() {
                 throw damaged(path, "entry '\(mismatch.entry)' \(mismatch.problem)")
             }
-            while let (file, entry) = staged.first {
-                // Without --force, a file that appeared since the check above (another process
-                // writes the container) is refused by the publish itself.
-                try storage.publish(staged: file, as: "\(folder)/\(entry.path)", replacing: force)
-                staged.removeFirst()
-            }
+            // Without --force, a file that appeared since the check above (another process
+            // writes the container) is refused by the publish itself.
+            try storage.publish(staged: staged.map { ($0.file, "\(folder)/\($0.entry.path)") }, replacing: force)
             return manifest
         } catch {
             _ = readBack.firstMismatch()
@@ -214,8 +211,8 @@ public enum LogArchive {
     /// Reads the archive in one pass: the manifest first (returned, and handed to `manifest`),
     /// then each entry a block at a time through the ``EntryBlocks`` handed to `entry` with the
     /// manifest's entry, which checks its checksum and size when its last block has been handed
-    /// on (an entry `entry` leaves unread is read and checked afterwards). One buffer of
-    /// ``blockSize`` bytes serves every entry.
+    /// on (an entry `entry` leaves unread is read and checked afterwards). The blocks are
+    /// libarchive's own decompression buffers, read ``blockSize`` bytes of archive at a time.
     ///
     /// - Throws: `damagedArchive` for an archive that is not one, a manifest that is not
     ///   readable, an entry that is not listed, listed twice, damaged or missing; what the
@@ -234,15 +231,25 @@ public enum LogArchive {
         guard archive_read_open_filename(archive, path, blockSize) == ARCHIVE_OK else {
             throw damaged(path, "it is not a zstd-compressed tar archive (\(message(archive)))")
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
-        defer { buffer.deallocate() }
-        /// Hands every block of the current entry `name` to `body`.
+        /// Hands every block of the current entry `name` to `body`, where libarchive decompressed it
+        /// (no copy). The holes of a sparse entry (storekeep writes none; another tar may) are
+        /// handed on as the zeros they stand for.
         func data(of name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+            var position: Int64 = 0
             while true {
-                let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
-                if count == 0 { return }
-                guard count > 0 else { throw damaged(path, "entry '\(name)' is truncated or damaged (\(message(archive)))") }
-                try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                var block: UnsafeRawPointer?
+                var count = 0
+                var offset: la_int64_t = 0
+                let status = archive_read_data_block(archive, &block, &count, &offset)
+                guard status == ARCHIVE_OK || status == ARCHIVE_EOF else {
+                    throw damaged(path, "entry '\(name)' is truncated or damaged (\(message(archive)))")
+                }
+                if status == ARCHIVE_EOF { return try handZeros(offset - position, to: body) }
+                guard offset >= position else { throw damaged(path, "entry '\(name)' has blocks out of order") }
+                try handZeros(offset - position, to: body)
+                position = offset
+                if let block, count > 0 { try body(UnsafeRawBufferPointer(start: block, count: count)) }
+                position += Int64(count)
             }
         }
         var found: ArchiveManifest?
@@ -295,6 +302,20 @@ public enum LogArchive {
             throw damaged(path, "entry '\(missing.path)' listed in its manifest is missing (the archive is truncated?)")
         }
         return found
+    }
+
+    /// Hands `count` zero bytes to `body`, a block at a time.
+    private static func handZeros(_ count: Int64, to body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard count > 0 else { return }
+        let zeros = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(count, Int64(blockSize))), alignment: 16)
+        defer { zeros.deallocate() }
+        zeros.initializeMemory(as: UInt8.self, repeating: 0)
+        var left = count
+        while left > 0 {
+            let step = Int(min(left, Int64(zeros.count)))
+            try body(UnsafeRawBufferPointer(rebasing: zeros[0..<step]))
+            left -= Int64(step)
+        }
     }
 
     /// The manifest from the archive's first entry, `name` of `size` bytes, whose blocks

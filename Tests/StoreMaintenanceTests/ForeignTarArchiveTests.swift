@@ -1,0 +1,66 @@
+import Foundation
+import ObjectModel
+import SyncContainer
+import Testing
+
+/// An archive repacked by another tar: GNU tar writes a log full of zeros as a sparse entry (its
+/// holes left out of the archive). ``LogArchive`` reads entries from libarchive's own buffers,
+/// block by block with their offsets; the holes must come back as the zeros they stand for.
+@Suite struct ForeignTarArchiveTests {
+    /// Runs `command` through the shell in `folder`; its standard output.
+    private func shell(_ command: String, in folder: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(command)")
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// GNU tar (Debian's own) and the zstd program (installed by `make test`).
+    @Test("a log GNU tar wrote as a sparse entry verifies and restores byte for byte, its holes as zeros")
+    func sparseEntryRestoresItsHoles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("foreign-tar-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("source")
+        let name = LogName(first: 1, last: 1).fileName
+        let logs = source.appendingPathComponent("peers/A/logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        // Data, a 3 MiB hole, data, and a 2 MiB hole at the end.
+        let size = (5 << 20) + 8_192
+        let head = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) })
+        let middle = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 3) })
+        var original = Data(count: size)
+        original.replaceSubrange(0..<4_096, with: head)
+        original.replaceSubrange((3 << 20)..<((3 << 20) + 4_096), with: middle)
+        let log = logs.appendingPathComponent(name)
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        try handle.write(contentsOf: head)
+        try handle.seek(toOffset: 3 << 20)
+        try handle.write(contentsOf: middle)
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+        #expect(try Data(contentsOf: log) == original)
+
+        let entry = ArchiveManifest.Entry(path: "peers/A/logs/\(name)", kind: "log", sha256: SHA256.hexDigest(of: original),
+                                          bytes: Int64(size), peer: "A", firstSequence: 1, lastSequence: 1)
+        let manifest = ArchiveManifest(format: ArchiveManifest.currentFormat, contentName: "Tests", modelHash: "00", by: "A",
+                                       created: 0, watermark: ["A": 1], entries: [entry])
+        try JSONEncoder().encode(manifest).write(to: source.appendingPathComponent(ArchiveManifest.entryName))
+        let archive = folder.appendingPathComponent("repacked.tar.zst").path
+        _ = try shell("tar --sparse --format=pax --zstd -cf '\(archive)' '\(ArchiveManifest.entryName)' 'peers/A/logs/\(name)'", in: source)
+        // The archive does hold a sparse entry: GNU tar's pax keys name its map.
+        #expect(try shell("zstd -dc '\(archive)' | grep -c -a 'GNU.sparse'", in: folder).trimmingCharacters(in: .whitespacesAndNewlines) != "0")
+
+        #expect(try LogArchive.verify(archive) == manifest)
+        let target = folder.appendingPathComponent("container").path
+        try LogArchive.restore(archive, into: target, force: false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(target)/\(entry.path)")) == original)
+    }
+}
