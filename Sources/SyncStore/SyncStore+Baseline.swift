@@ -185,7 +185,14 @@ extension SyncStore {
             return try database.write { db in
                 let applier = try RemoteTransactionApplier(store: self, db: db)
                 var names: [String] = []
-                try produce { part in try applier.applyBaseline(part, names: &names) }
+                try produce { part in
+                    // Wrapped here: `produce` may carry the error through code of its own (another store's export).
+                    do {
+                        try applier.applyBaseline(part, names: &names)
+                    } catch where StoreError.comesFromTheStore(error) {
+                        throw StoreError.wrapping(error, path: path, action: "apply a baseline")
+                    }
+                }
                 var covered = coverage.vector
                 covered[metadata.peerID] = nil
                 for (peer, sequence) in covered {
