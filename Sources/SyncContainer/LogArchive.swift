@@ -286,6 +286,9 @@ public enum LogArchive {
                 try data(of: name) { block in
                     if hashed { hasher.update(bytes: block) }
                     bytes += Int64(block.count)
+                    // Stopped at once: a hostile entry (a sparse one's hole above all) can stand for
+                    // far more than its manifest says, which would be written until the disk is full.
+                    guard bytes <= listed.bytes else { throw damaged(path, "entry '\(name)' is larger than its manifest says (\(listed.bytes) bytes)") }
                     try sink(block)
                 }
                 let matches = hashed ? hasher.finalizeHex() == listed.sha256 : true

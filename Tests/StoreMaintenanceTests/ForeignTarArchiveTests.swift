@@ -63,4 +63,34 @@ import Testing
         try LogArchive.restore(archive, into: target, force: false)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(target)/\(entry.path)")) == original)
     }
+
+    @Test("an entry that stands for more than its manifest says (a 1 GiB hole listed as 8 KiB) is refused at once, and nothing is left")
+    func oversizedEntryIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("foreign-tar-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("source")
+        let name = LogName(first: 1, last: 1).fileName
+        let logs = source.appendingPathComponent("peers/A/logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let log = logs.appendingPathComponent(name)
+        FileManager.default.createFile(atPath: log.path, contents: Data(repeating: 1, count: 8_192))
+        let handle = try FileHandle(forWritingTo: log)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let entry = ArchiveManifest.Entry(path: "peers/A/logs/\(name)", kind: "log", sha256: SHA256.hexDigest(of: Data(repeating: 1, count: 8_192)),
+                                          bytes: 8_192, peer: "A", firstSequence: 1, lastSequence: 1)
+        let manifest = ArchiveManifest(format: ArchiveManifest.currentFormat, contentName: "Tests", modelHash: "00", by: "A",
+                                       created: 0, watermark: ["A": 1], entries: [entry])
+        try JSONEncoder().encode(manifest).write(to: source.appendingPathComponent(ArchiveManifest.entryName))
+        let archive = folder.appendingPathComponent("hostile.tar.zst").path
+        _ = try shell("tar --sparse --format=pax --zstd -cf '\(archive)' '\(ArchiveManifest.entryName)' 'peers/A/logs/\(name)'", in: source)
+        let target = folder.appendingPathComponent("container")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        #expect {
+            try LogArchive.restore(archive, into: target.path, force: false)
+        } throws: { error in
+            (error as? ContainerError)?.reason == .damagedArchive && "\(error)".contains("larger than its manifest says")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty, "nothing restored, no folder left")
+    }
 }
