@@ -54,12 +54,11 @@ extension SyncStore {
                           let target = try row.optional(at: 1, as: String.self, table: "sk_member_clock", row: "a membership of \(table)", store: path)
                     else { continue }
                     let place = "\(table) \(owner) → \(target)"
-                    encoder.membership(table: table, owner: owner, target: target,
+                    try encoder.membership(table: table, owner: owner, target: target,
                                        present: (try row.optional(at: 2, as: Int64.self, table: "sk_member_clock", row: place, store: path) ?? 0) != 0,
                                        ownerOrder: try row.optional(at: 6, as: Int64.self, table: table, row: place, store: path),
                                        targetOrder: try row.optional(at: 7, as: Int64.self, table: table, row: place, store: path),
                                        clock: try row.propertyClock(at: 3, table: "sk_member_clock", row: place, store: path))
-                    try encoder.itemEnded()
                 }
             }
             let decoder = JSONDecoder()
@@ -76,10 +75,9 @@ extension SyncStore {
                     let properties = values.sorted { $0.key < $1.key }.map { SyncPropertyChange.attribute($0.key, $0.value) }
                     identity = (try? ChangePayload.encode(properties, schema: schema)) ?? identity
                 }
-                encoder.tombstone(entity: entity, globalID: gid,
+                try encoder.tombstone(entity: entity, globalID: gid,
                                   clock: HybridTimestamp(rawValue: try row.optional(at: 2, as: Int64.self, table: "sk_tombstone", row: place, store: path) ?? 0),
                                   peer: try row.optional(at: 3, as: String.self, table: "sk_tombstone", row: place, store: path) ?? "", identity: identity)
-                try encoder.itemEnded()
             }
             try encoder.finish()
             let status = try syncStatus(in: db)
@@ -125,9 +123,8 @@ extension SyncStore {
             }
             let propertyClocks = (overrides[gid] ?? []).compactMap { name, clock in schema.position(of: name).map { ($0, clock) } }
             let payload = try builder.payload(of: GlobalID(gid), from: statement, firstColumn: 10)
-            encoder.record(entity: schema.entity, globalID: gid, seed: seed, updated: updated, insertClock: insertClock,
+            try encoder.record(entity: schema.entity, globalID: gid, seed: seed, updated: updated, insertClock: insertClock,
                            overrides: propertyClocks, payload: payload)
-            try encoder.itemEnded()
         }
     }
 

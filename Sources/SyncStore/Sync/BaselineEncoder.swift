@@ -48,9 +48,9 @@ public final class BaselineEncoder {
     /// The body's bytes (what is not handed on yet, when handed on in parts).
     public var bytes: [UInt8] { writer.bytes }
 
-    /// Hands the body written so far on once it holds at least the size of a part (called after
-    /// each whole item).
-    func itemEnded() throws {
+    /// Hands the body written so far on once it holds at least the size of a part: called at the
+    /// end of each item, so that a part always ends after a whole one.
+    private func itemEnded() throws {
         if writer.count >= partBytes { try handOn() }
     }
 
@@ -66,7 +66,7 @@ public final class BaselineEncoder {
     }
 
     func record(entity: String, globalID: String, seed: SeedMark?, updated: Double?, insertClock: PropertyClock,
-                overrides: [(Int, PropertyClock)], payload: [UInt8]) {
+                overrides: [(Int, PropertyClock)], payload: [UInt8]) throws {
         writer.byte(UInt8(ascii: "R"))
         name(entity)
         writer.text(globalID)
@@ -91,9 +91,10 @@ public final class BaselineEncoder {
         }
         writer.data(payload)
         records += 1
+        try itemEnded()
     }
 
-    func membership(table: String, owner: String, target: String, present: Bool, ownerOrder: Int64?, targetOrder: Int64?, clock membershipClock: PropertyClock) {
+    func membership(table: String, owner: String, target: String, present: Bool, ownerOrder: Int64?, targetOrder: Int64?, clock membershipClock: PropertyClock) throws {
         writer.byte(UInt8(ascii: "M"))
         name(table)
         writer.text(owner)
@@ -109,9 +110,10 @@ public final class BaselineEncoder {
         }
         clock(membershipClock)
         memberships += 1
+        try itemEnded()
     }
 
-    func tombstone(entity: String, globalID: String, clock reading: HybridTimestamp, peer: String, identity: [UInt8]) {
+    func tombstone(entity: String, globalID: String, clock reading: HybridTimestamp, peer: String, identity: [UInt8]) throws {
         writer.byte(UInt8(ascii: "X"))
         name(entity)
         writer.text(globalID)
@@ -119,6 +121,7 @@ public final class BaselineEncoder {
         name(peer)
         writer.data(identity)
         tombstones += 1
+        try itemEnded()
     }
 
     private func clock(_ value: PropertyClock) {
