@@ -83,6 +83,14 @@ public protocol ContainerStorage: Sendable {
     /// Removes `path` durably; whether there was a file.
     func delete(_ path: String) throws -> Bool
 
+    /// Removes every file of `paths`, in order, calling `removed` after each one there was; the
+    /// removals are durable when it returns (a folder storage flushes each folder once, not once
+    /// per file). When `removed` or a removal throws, the removals made so far are made durable
+    /// before the error goes on.
+    ///
+    /// - Returns: how many of `paths` there were.
+    func delete(_ paths: [String], removed: (String) throws -> Void) throws -> Int
+
     /// The size in bytes and the time of the last write of `path`, or `nil` when there is no such file.
     func attributes(of path: String) -> (bytes: Int64, modified: Date)?
 }
@@ -133,6 +141,16 @@ extension ContainerStorage {
             throw ContainerError(.io, path: staged, message: "the staged file is gone", hint: "run the same command again")
         }
         try write(data, to: path, replacing: replacing)
+    }
+
+    /// For a storage whose removals are durable one by one: one ``delete(_:)`` after another.
+    public func delete(_ paths: [String], removed: (String) throws -> Void) throws -> Int {
+        var count = 0
+        for path in paths where try delete(path) {
+            count += 1
+            try removed(path)
+        }
+        return count
     }
 
     /// One staged file after another.

@@ -114,12 +114,33 @@ public struct FolderStorage: ContainerStorage {
 
     /// Removes `path` and fsyncs its folder.
     public func delete(_ path: String) throws -> Bool {
+        guard try unlinkIfThere(path) else { return false }
+        DurableFile.syncFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        return true
+    }
+
+    /// Unlinks every file of `paths`, then fsyncs each folder that lost one, once (on a disk
+    /// where a flush is slow, a thousand logs cost one flush per folder, not a thousand).
+    public func delete(_ paths: [String], removed: (String) throws -> Void) throws -> Int {
+        var folders: [String] = []
+        defer { for folder in folders { DurableFile.syncFolder(folder) } }
+        var count = 0
+        for path in paths where try unlinkIfThere(path) {
+            count += 1
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if folders.last != folder, !folders.contains(folder) { folders.append(folder) }
+            try removed(path)
+        }
+        return count
+    }
+
+    /// Unlinks `path`; whether there was a file.
+    private func unlinkIfThere(_ path: String) throws -> Bool {
         guard unlink(path) == 0 else {
             let code = errno
             if code == ENOENT { return false }
             throw ContainerError(.io, path: path, message: "cannot be removed: \(String(cString: strerror(code)))", hint: "check the container's permissions")
         }
-        DurableFile.syncFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         return true
     }
 

@@ -157,6 +157,10 @@ extension SyncNamespace {
     @discardableResult
     public func remove(_ path: String) throws -> Bool { try storage.delete(path) }
 
+    /// Removes the files `paths` of this namespace durably, calling `removed` after each one there
+    /// was (see ``ContainerStorage/delete(_:removed:)``); how many there were.
+    public func remove(_ paths: [String], removed: (String) throws -> Void) throws -> Int { try storage.delete(paths, removed: removed) }
+
     /// Moves this peer's own damaged log aside (`.<name>.damaged-<time>`, which readers skip), so
     /// that it can be written again: the only change a peer makes to a published log.
     public func moveAside(_ name: LogName, of peer: String) throws {

@@ -130,10 +130,9 @@ public struct StoreArchiver: Sendable {
             }
             report.notes.append("finished the removals of an earlier run that was stopped (archive \(pending.archive))")
         }
-        for file in pending.files where try namespace.remove(file) {
-            report.removedLogs += 1
-            try CrashPoint.reach("archive.log.removed")
-        }
+        // Every log goes before one flush per folder, and before the history: the store never
+        // forgets a transaction whose log could still come back.
+        report.removedLogs += try namespace.remove(pending.files) { _ in try CrashPoint.reach("archive.log.removed") }
         let pruned = try store.pruneHistory(through: pending.through)
         report.prunedThrough = pending.through
         report.prunedTransactions += pruned.transactions
