@@ -34,12 +34,12 @@ import Testing
     private func write(_ files: [(entry: ArchiveManifest.Entry, source: String)], to path: String) throws {
         let manifest = ArchiveManifest(format: ArchiveManifest.currentFormat, contentName: "Tests", modelHash: "00", by: "A",
                                        created: 0, watermark: ["A": 3], entries: [])
-        try LogArchive.write(to: path, manifest: manifest, files: files)
+        _ = try LogArchive.write(to: path, manifest: manifest, files: files)
     }
 
     @Test("a truncated archive is refused naming the entry reading stopped in or after")
     func truncatedNamesEntry() throws {
-        let (folder, files, archive) = try archivedLogs()
+        let (folder, _, archive) = try archivedLogs()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: archive))
         try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: archive))
