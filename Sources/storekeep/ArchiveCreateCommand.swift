@@ -70,6 +70,7 @@ struct ArchiveCreateCommand: StorekeepCommand {
                     lines.append("history removed from the store: \(report.prunedTransactions) transaction(s), \(report.prunedChanges) change(s)")
                 }
             }
+            for removed in report.removedBaselines { lines.append("earlier baseline removed (the newest holds all it held): \(removed)") }
             for silent in report.silentPeers {
                 lines.append("warning: peer \(silent.peer) has not synced for \(Int(silent.days)) days; it holds archiving back until it syncs or `storekeep peers forget` forgets it")
             }

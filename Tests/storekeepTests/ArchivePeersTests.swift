@@ -123,6 +123,62 @@ struct ArchivePeersTests {
         #expect((speeches?["Speech"] as? [String: Any])?["records"] as? Int == 6)
     }
 
+    @Test("night after night, archive leaves one baseline of its own (the earlier ones go), the rekey's stays, and a new device joins from the newest")
+    func supersededBaselinesGo() throws {
+        let peers = try SyncPeers.exchanging(rounds: 1)
+        defer { peers.directory.remove() }
+        #expect(try StorekeepProcess.run(["rekey", peers.store("A"), "--container", peers.container, "--to", "SpeechTimer-2"]).status == 0)
+        #expect(try peers.syncUntilQuiet() <= 4)
+        let content = URL(fileURLWithPath: peers.container).appendingPathComponent("SpeechTimer-2")
+        let hash = try #require(try FileManager.default.contentsOfDirectory(atPath: content.path).first { !$0.hasPrefix(".") })
+        let folder = content.appendingPathComponent(hash).appendingPathComponent("baselines")
+        func baselines() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".skbase") }.sorted() }
+        let rekeyBaselines = try baselines()
+        #expect(rekeyBaselines.count == 1)
+        var previous: String?
+        for night in 0..<3 {
+            #expect(try peers.apply("A", [SpeechLines.speech("night-\(night)", title: "night \(night)")]).status == 0)
+            #expect(try peers.syncUntilQuiet() <= 3)
+            let result = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"])
+            #expect(result.status == 0, "\(result)")
+            let report = try result.jsonObject()
+            #expect(report["archivedLogs"] as? Int ?? 0 > 0, "\(result.stdout)")
+            let written = try #require((report["baseline"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent })
+            #expect(written != previous, "each night covers more: a new baseline")
+            let removed = (report["removedBaselines"] as? [String] ?? []).map { URL(fileURLWithPath: $0).lastPathComponent }
+            #expect(removed == (previous.map { [$0] } ?? []), "the night before's baseline goes, nothing else: \(result.stdout)")
+            #expect(try baselines() == (rekeyBaselines + [written]).sorted())
+            previous = written
+        }
+        // A new device starts from the newest and reaches the same content.
+        let fresh = peers.directory.url.appendingPathComponent("N.store").path
+        #expect(try StorekeepProcess.run(["init", fresh, "--model", ModelFiles.speechTimer, "--content-name", "SpeechTimer-2", "--peer-id", "N"]).status == 0)
+        let joined = try StorekeepProcess.run(["sync", fresh, "--container", peers.container, "--json"])
+        let newest = try #require(previous)
+        let applied = try joined.jsonObject()["baselinesApplied"] as? [String]
+        #expect(joined.status == 0 && applied?.first?.hasSuffix(newest) == true, "\(joined)")
+        #expect(try StorekeepProcess.run(["digest", fresh, "--json"]).jsonObject()["digest"] as? String == (try peers.digest("A")))
+    }
+
+    @Test("an earlier baseline is kept while the newest does not read back whole")
+    func earlierBaselineKeptBesideADamagedNewest() throws {
+        let peers = try SyncPeers.exchanging(rounds: 1)
+        defer { peers.directory.remove() }
+        let result = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"])
+        let written = try #require(try result.jsonObject()["baseline"] as? String)
+        // A newer name holding the same coverage, damaged in its body (its header still reads).
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: written))
+        bytes[bytes.count / 2] ^= 0xFF
+        let damaged = URL(fileURLWithPath: written).deletingLastPathComponent().appendingPathComponent("00000000000000000099-Z.skbase")
+        try bytes.write(to: damaged)
+        let again = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"])
+        #expect(again.status == 0, "\(again)")
+        let report = try again.jsonObject()
+        #expect((report["removedBaselines"] as? [String])?.isEmpty == true, "\(again.stdout)")
+        #expect((report["notes"] as? [String] ?? []).contains { $0.contains("does not verify") }, "\(again.stdout)")
+        #expect(FileManager.default.fileExists(atPath: written))
+    }
+
     @Test("restore refuses before it writes anything when a file with other content is in the way; a restore stopped half-way runs again; --force restores")
     func restoreRefusesFirst() throws {
         let peers = try SyncPeers.exchanging(rounds: 3)

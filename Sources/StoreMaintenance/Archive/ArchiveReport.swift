@@ -39,6 +39,9 @@ public struct ArchiveReport: Codable, Sendable {
     public var removedLogs = 0
     public var prunedTransactions = 0
     public var prunedChanges = 0
+    /// Earlier archive baselines removed because the newest baseline holds everything they held
+    /// (no peer starts from any but the newest).
+    public var removedBaselines: [String] = []
     /// Why nothing was archived, when nothing was.
     public var notes: [String] = []
     public var seconds: Double = 0

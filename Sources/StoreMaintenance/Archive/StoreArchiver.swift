@@ -58,6 +58,8 @@ public struct StoreArchiver: Sendable {
         let covered = try coveredLogs(store: store, namespace: namespace, report: &report)
         guard !covered.isEmpty else {
             if report.notes.isEmpty { report.notes.append("no log is below the all-peer watermark\(options.olderThan == nil ? "" : " and old enough"): nothing to archive") }
+            // A run stopped after its baseline was written leaves the ones before it: they go now.
+            if !options.dryRun { try removeSupersededBaselines(in: namespace, checked: nil, report: &report) }
             report.seconds = Date().timeIntervalSince(started)
             return report
         }
@@ -72,11 +74,13 @@ public struct StoreArchiver: Sendable {
         // A new one is written on another thread while the archive is (the two share no file, and
         // both are done, read back and checked before anything is removed).
         let baseline: ConcurrentBaseline
+        var written = false
         if let newest = try namespace.baselines().last, let header = namespace.baselineHeader(newest),
            report.watermark.allSatisfy({ $0.value <= (header.vector[$0.key] ?? 0) }) {
             baseline = ConcurrentBaseline(existing: "\(namespace.baselineFolder)/\(newest)")
         } else {
             baseline = ConcurrentBaseline(publishing: store, into: namespace)
+            written = true
         }
         defer { baseline.waitUntilDone() }
         // The archive: written (or found, from a run that was stopped), then read back whole.
@@ -113,8 +117,36 @@ public struct StoreArchiver: Sendable {
         try store.recordPendingPrune(pending)
         try CrashPoint.reach("archive.removal.recorded")
         try finish(pending, store: store, namespace: namespace, report: &report)
+        try removeSupersededBaselines(in: namespace, checked: written ? report.baseline : nil, report: &report)
         report.seconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// Removes the earlier baselines archives wrote that the namespace's newest baseline covers
+    /// (every peer's number in its vector at least theirs): a peer only ever starts from the
+    /// newest, so without this every nightly archive would leave one more copy of the store in the
+    /// container. A rekey's baseline stays (its redirect names it, and archives carry it), as does
+    /// an account's, and any whose header cannot be read. Nothing goes unless the newest is whole:
+    /// read back by this run when it wrote it (`checked`, its path), verified here otherwise.
+    private func removeSupersededBaselines(in namespace: SyncNamespace, checked: String?, report: inout ArchiveReport) throws {
+        let names = try namespace.baselines()
+        guard let newest = names.last, let covering = namespace.baselineHeader(newest) else { return }
+        let superseded = names.dropLast().filter { name in
+            guard let header = namespace.baselineHeader(name), header.reason == "archive" else { return false }
+            return header.vector.allSatisfy { $0.value <= (covering.vector[$0.key] ?? 0) }
+        }
+        guard !superseded.isEmpty else { return }
+        if checked != "\(namespace.baselineFolder)/\(newest)" {
+            guard (try? namespace.verifyBaseline(newest)) != nil else {
+                report.notes.append("the newest baseline \(newest) does not verify: the earlier baselines are kept")
+                return
+            }
+        }
+        for name in superseded {
+            let path = "\(namespace.baselineFolder)/\(name)"
+            if try namespace.remove(path) { report.removedBaselines.append(path) }
+            try CrashPoint.reach("archive.baseline.superseded")
+        }
     }
 
     /// Removes what `pending` lists from the container, then the history it covers from the store
