@@ -179,6 +179,35 @@ struct ArchivePeersTests {
         #expect(FileManager.default.fileExists(atPath: written))
     }
 
+    @Test("no log leaves for a newest baseline that does not read back: exit 65, nothing removed; moved away, the next archive writes its own")
+    func damagedCoveringBaselineStopsTheArchive() throws {
+        let peers = try SyncPeers.exchanging(rounds: 3)
+        defer { peers.directory.remove() }
+        // B archives the old logs only; its baseline covers every log, the young ones stay.
+        for name in ["A", "B"] { try age(try peers.logs(name)[0], days: 10) }
+        let first = try StorekeepProcess.run(["archive", peers.store("B"), "--container", peers.container, "--older-than", "1d", "--json"])
+        #expect(first.status == 0, "\(first)")
+        let baseline = URL(fileURLWithPath: try #require(try first.jsonObject()["baseline"] as? String))
+        var bytes = try Data(contentsOf: baseline)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: baseline)
+        let staying = try peers.logs("A") + peers.logs("B")
+        #expect(staying.count == 4)
+        let refused = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr.contains(baseline.lastPathComponent) && refused.stderr.contains("nothing was archived or removed"), "\(refused.stderr)")
+        #expect(try peers.logs("A") + peers.logs("B") == staying)
+        // Moved away, it is no longer relied on: A writes its own, and a new device joins from it.
+        try FileManager.default.moveItem(at: baseline, to: peers.directory.url.appendingPathComponent("damaged.skbase"))
+        let second = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"])
+        #expect(second.status == 0, "\(second)")
+        #expect(try second.jsonObject()["archivedLogs"] as? Int == 4, "\(second.stdout)")
+        let fresh = peers.directory.url.appendingPathComponent("N.store").path
+        #expect(try StorekeepProcess.run(["init", fresh, "--model", ModelFiles.speechTimer, "--content-name", "SpeechTimer", "--peer-id", "N"]).status == 0)
+        #expect(try StorekeepProcess.run(["sync", fresh, "--container", peers.container]).status == 0)
+        #expect(try StorekeepProcess.run(["digest", fresh, "--json"]).jsonObject()["digest"] as? String == (try peers.digest("A")))
+    }
+
     @Test("restore refuses before it writes anything when a file with other content is in the way; a restore stopped half-way runs again; --force restores")
     func restoreRefusesFirst() throws {
         let peers = try SyncPeers.exchanging(rounds: 3)

@@ -77,6 +77,15 @@ public struct StoreArchiver: Sendable {
         var written = false
         if let newest = try namespace.baselines().last, let header = namespace.baselineHeader(newest),
            report.watermark.allSatisfy({ $0.value <= (header.vector[$0.key] ?? 0) }) {
+            // Relied on instead of a new one, so read back first: no log leaves for a baseline
+            // that cannot give new peers what it held.
+            do {
+                _ = try namespace.verifyBaseline(newest)
+            } catch let error as ContainerError {
+                throw ContainerError(error.reason, path: error.path,
+                                     message: "\(error.message); it is the newest baseline and covers the logs to archive, so nothing was archived or removed",
+                                     hint: "move it out of the baselines folder (new peers cannot start from it anyway); the next archive writes a new one")
+            }
             baseline = ConcurrentBaseline(existing: "\(namespace.baselineFolder)/\(newest)")
         } else {
             baseline = ConcurrentBaseline(publishing: store, into: namespace)
