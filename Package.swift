@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(
             name: "storekeepTests",
             dependencies: [
-                "storekeep", "ObjectModel", "XcodeModel", "SyncStore", "StoreMaintenance", .product(name: "GRDB", package: "GRDB.swift"),
+                "storekeep", "ObjectModel", "XcodeModel", "SyncStore", "SyncContainer", "StoreMaintenance", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,21 +13,6 @@ extension SyncNamespace {
         try storage.list(baselineFolder).filter { $0.hasSuffix(".skbase") && !$0.hasPrefix(".") }.sorted()
     }
 
-    /// Publishes a baseline (never replacing one of the same name).
-    ///
-    /// - Returns: the file's path and the SHA-256 of its bytes.
-    @discardableResult
-    public func publishBaseline(header: BaselineHeader, body: [UInt8]) throws -> (path: String, sha256: String) {
-        let path = "\(baselineFolder)/\(header.fileName)"
-        let bytes = try FramedFile.encode(signature: Self.baselineSignature, header: header, body: body)
-        do {
-            try bytes.withUnsafeBytes { try storage.write($0, to: path, replacing: false) }
-        } catch let error as ContainerError where error.reason == .wouldOverwrite {
-            // Made by an earlier run that was stopped: the same content (its name says what it covers).
-        }
-        return (path, try sha256(ofBaseline: header.fileName))
-    }
-
     /// The header of a baseline, read without its body (nothing is checked but the signature):
     /// to decide whether it is the one wanted before reading it whole.
     public func baselineHeader(_ name: String) -> BaselineHeader? {
@@ -51,7 +36,7 @@ extension SyncNamespace {
         return (path, try SnapshotBaseline.write(header: header, database: database, databaseBytes: databaseBytes, blobs: blobs, to: path))
     }
 
-    /// Reads a baseline of either format whole, a block at a time for a snapshot, and checks its
+    /// Reads a baseline of either format whole, a block at a time, and checks its
     /// checksum and that it is this namespace's: what a writer does after publishing one, and a
     /// follower of a redirect before trusting it.
     ///
@@ -63,8 +48,11 @@ extension SyncNamespace {
             try requireOwn(header, path: path)
             return (header, sha)
         }
-        let (header, _, file) = try decodeBaseline(name)
-        return (header, SHA256.hexDigest(of: file))
+        // Checked a block at a time: a baseline of any size is verified with the memory of one block.
+        let (header, sha) = try FramedFileStreamReader<BaselineHeader>.read(path, storage: storage, signature: Self.baselineSignature,
+                                                                             what: "baseline") { _, _ in }
+        try requireFormatOne(header, path: path)
+        return (header, sha)
     }
 
     /// Checks a snapshot baseline and writes its database file to `database` and its blob files
@@ -86,24 +74,12 @@ extension SyncNamespace {
         }
     }
 
-    /// Reads and checks a baseline: its checksum, and that it is this namespace's.
-    public func readBaseline(_ name: String) throws -> (BaselineHeader, [UInt8]) {
-        let (header, body, _) = try decodeBaseline(name)
-        return (header, body)
-    }
-
-    /// ``readBaseline(_:)``, with the file's bytes as read (to hash them without reading again).
-    private func decodeBaseline(_ name: String) throws -> (BaselineHeader, [UInt8], file: Data) {
-        let path = "\(baselineFolder)/\(name)"
-        guard let data = try storage.read(path) else {
-            throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again: a newer baseline may have replaced it")
-        }
-        let (header, body) = try FramedFile.decode(Array(data), signature: Self.baselineSignature, as: BaselineHeader.self, what: "baseline", path: path)
+    /// Refuses a format-1 baseline header of another namespace (or format) as `foreignLog`.
+    func requireFormatOne(_ header: BaselineHeader, path: String) throws {
         guard header.format == BaselineHeader.currentFormat, header.contentName == contentName, header.modelHash == modelHash else {
             throw ContainerError(.foreignLog, path: path, message: "is a baseline of \(header.contentName)/\(header.modelHash.prefix(12)) (format \(header.format)), not of this namespace",
                                  hint: "a file was copied into the wrong folder; move it away")
         }
-        return (header, body, data)
     }
 
     /// The redirect of this content name, when it was rekeyed.
@@ -138,17 +114,6 @@ extension SyncNamespace {
                                      hint: "sync the store: it follows the existing redirect")
             }
         }
-    }
-
-    /// The SHA-256 of a baseline file's bytes, in hex (what a redirect names).
-    ///
-    /// - Throws: ``ContainerError`` when it cannot be read.
-    public func sha256(ofBaseline name: String) throws -> String {
-        let path = "\(baselineFolder)/\(name)"
-        guard let data = try storage.read(path) else {
-            throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again")
-        }
-        return SHA256.hexDigest(of: data)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SyncContainer
 import SyncStore
 import Testing
 
@@ -129,6 +130,46 @@ struct AccountTests {
             let store = try SyncStore.open(at: peers.store(peer), readOnly: true)
             #expect(try store.record(GlobalID("S1")) != nil && store.record(GlobalID("S2")) != nil, "\(peer)")
         }
+    }
+
+    @Test("an account baseline larger than one part (8 MiB) is written and merged a part at a time: the new account's peer gets every recording")
+    func largeAccountBaselineInParts() throws {
+        let peers = try SyncPeers(["A", "B", "C"])
+        defer { peers.directory.remove() }
+        let alice = peers.directory.url.appendingPathComponent("alice").path, bob = peers.directory.url.appendingPathComponent("bob").path
+        for folder in [alice, bob] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        func sync(_ peer: String, _ container: String) throws -> ProcessResult {
+            try StorekeepProcess.run(["sync", peers.store(peer), "--container", container, "--json"], timeout: 120)
+        }
+        for name in ["A", "B"] { #expect(try account(peers, name, ["--set", "alice"]).status == 0) }
+        #expect(try account(peers, "C", ["--set", "bob"]).status == 0)
+        // B's four recordings of 3.5 MiB reach A through alice's container: two parts of content
+        // (a part ends after the item that takes it past 8 MiB).
+        let recordings = (1...4).map { seed in Data((0..<(7 << 19)).map { UInt8(truncatingIfNeeded: ($0 &* 31) ^ ($0 >> 9) &+ seed) }) }
+        #expect(try peers.apply("B", recordings.enumerated().map { index, recording in
+            #"{"op":"insert","entity":"Speech","id":"R\#(index)","values":{"title":"long \#(index)","date":"2026-11-25T10:00:00Z","duration":30.5,"recording":"\#(recording.base64EncodedString())"}}"#
+        }).status == 0)
+        #expect(try sync("B", alice).status == 0)
+        #expect(try sync("A", alice).status == 0)
+        // A moves to bob's account with them: its baseline is the only place B's changes are there.
+        #expect(try account(peers, "A", ["--set", "bob", "--keep-local"]).status == 0)
+        let published = try sync("A", bob)
+        #expect(published.status == 0, "\(published)")
+        let path = try #require((try published.jsonObject()["baselinesPublished"] as? [String])?.first, "\(published.stdout)")
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let namespace = SyncNamespace(container: bob, contentName: "SpeechTimer", modelHash: folder.deletingLastPathComponent().lastPathComponent)
+        var parts = 0
+        _ = try namespace.readBaseline(URL(fileURLWithPath: path).lastPathComponent) { _ in parts += 1 }
+        #expect(parts >= 2, "its body is one zstd frame per part: \(parts)")
+        // C joins bob's container: the baseline brings B's recordings, merged a part at a time.
+        let joined = try sync("C", bob)
+        let applied = try joined.jsonObject()["baselinesApplied"] as? [String]
+        #expect(joined.status == 0 && applied?.count == 1, "\(joined)")
+        let onC = try SyncStore.open(at: peers.store("C"), readOnly: true)
+        for (index, recording) in recordings.enumerated() {
+            #expect(try onC.record(GlobalID("R\(index)"))?.values["recording"] == .binary(recording))
+        }
+        #expect(try peers.digest("A") == (try peers.digest("C")))
     }
 
     @Test("--keep-local moves the data to the new account's container; --reset keeps a verified backup")

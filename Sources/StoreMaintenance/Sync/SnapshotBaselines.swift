@@ -41,7 +41,8 @@ enum SnapshotBaselines {
     }
 
     /// Merges the baseline `name` into `store`, whatever its format, after checking that it still
-    /// covers `vector` (what its header said when it was chosen). A format-1 body is read whole; a
+    /// covers `vector` (what its header said when it was chosen). A format-1 body is read a block
+    /// and merged a zstd frame at a time (``SyncNamespace/readBaseline(_:parts:)``); a
     /// snapshot is checked and unpacked into a folder beside `store` (`.<name>.baseline-<pid>`,
     /// removed afterwards), opened as a store of `store`'s model, and its content encoded and
     /// merged a part (``partBytes``) at a time, in the one SQLite transaction of
@@ -57,9 +58,15 @@ enum SnapshotBaselines {
             }
             return BaselineCoverage(vector: header.vector, latestClock: HybridTimestamp(rawValue: header.latestClock))
         }
-        guard namespace.baselineHeader(name)?.format == BaselineHeader.snapshotFormat else {
-            let (header, body) = try namespace.readBaseline(name)
-            return try store.applyBaseline(body, coverage: try checked(header))
+        let listed = namespace.baselineHeader(name)
+        guard listed?.format == BaselineHeader.snapshotFormat else {
+            // Format 1: read a block at a time and merged a zstd frame (a part) at a time, in the
+            // one transaction that the checksum at the end of the file undoes when it fails.
+            let coverage = try checked(try listed ?? namespace.verifyBaseline(name).header)
+            return try store.applyBaseline(coverage: coverage) { merge in
+                let read = try namespace.readBaseline(name) { part in try part.withUnsafeBytes { try merge($0) } }
+                _ = try checked(read)
+            }
         }
         let storeURL = URL(fileURLWithPath: store.path)
         let folder = storeURL.deletingLastPathComponent().path

@@ -85,13 +85,25 @@ extension SyncSession {
     /// the new account's peers get what came from other peers of the old one too.
     func publishAccountBaselineIfPending() throws {
         guard !options.dryRun, try store.accountBaselinePending() else { return }
-        let encoder = BaselineEncoder()
-        let coverage = try store.exportBaseline(into: encoder)
-        let header = BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: peer, vector: coverage.vector,
-                                    latestClock: coverage.latestClock.rawValue, records: encoder.records, memberships: encoder.memberships,
-                                    tombstones: encoder.tombstones, reason: "account", account: store.metadata.accountToken)
-        let (path, _) = try namespace.publishBaseline(header: header, body: encoder.bytes)
-        _ = try namespace.readBaseline(URL(fileURLWithPath: path).lastPathComponent)
+        // Written a part at a time through a file beside the store, so that its memory does not
+        // grow with the store (the store's large values are in it).
+        let storeURL = URL(fileURLWithPath: store.path)
+        let folder = storeURL.deletingLastPathComponent().path
+        let prefix = ".\(storeURL.lastPathComponent).account-baseline-"
+        DeadProcessLeftovers.remove(in: folder, prefixes: [prefix])
+        var encoder: BaselineEncoder?
+        var coverage: BaselineCoverage?
+        let (path, _) = try namespace.publishBaseline(scratch: "\(folder)/\(prefix)\(getpid())", header: {
+            guard let encoder, let coverage else { throw CancellationError() }
+            return BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: peer, vector: coverage.vector,
+                                  latestClock: coverage.latestClock.rawValue, records: encoder.records, memberships: encoder.memberships,
+                                  tombstones: encoder.tombstones, reason: "account", account: store.metadata.accountToken)
+        }, body: { part in
+            let parts = BaselineEncoder(handingOnEvery: SnapshotBaselines.partBytes, to: part)
+            coverage = try store.exportBaseline(into: parts)
+            encoder = parts
+        })
+        _ = try namespace.verifyBaseline(URL(fileURLWithPath: path).lastPathComponent)
         try store.clearAccountBaselinePending()
         report.baselinesPublished.append(path)
     }
