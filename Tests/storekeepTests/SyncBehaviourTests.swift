@@ -42,7 +42,7 @@ struct SyncBehaviourTests {
         #expect(try peers.sync("B").status == 0)
         // Checkpoint the stores' write-ahead logs, so that a read-only open finds nothing to recover.
         for name in peers.names {
-            try DatabaseQueue(path: peers.store(name)).writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            _ = try DatabaseQueue(path: peers.store(name)).writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
         let before = try snapshot(peers.directory.url)
 
