@@ -160,6 +160,50 @@ struct ArchivePeersTests {
         #expect(try StorekeepProcess.run(["digest", fresh, "--json"]).jsonObject()["digest"] as? String == (try peers.digest("A")))
     }
 
+    /// Runs `chattr` on `file` (`+i`: not even root may remove it); whether it worked.
+    private static func chattr(_ flag: String, _ file: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, file]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Whether the temporary folder's file system can make a file impossible to remove.
+    private static let immutableFilesWork: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("sk-immutable-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: probe, contents: Data()) else { return false }
+        defer { _ = chattr("-i", probe); unlink(probe) }
+        return chattr("+i", probe) && unlink(probe) != 0
+    }()
+
+    @Test("an earlier baseline that cannot be removed is left for the next run; the archive itself succeeds",
+          .enabled(if: immutableFilesWork, "needs a file system where chattr +i works"))
+    func unremovableBaselineIsLeftForTheNextRun() throws {
+        let peers = try SyncPeers.exchanging(rounds: 1)
+        defer { peers.directory.remove() }
+        func nightly(_ night: Int) throws -> [String: Any] {
+            #expect(try peers.apply("A", [SpeechLines.speech("night-\(night)", title: "night \(night)")]).status == 0)
+            #expect(try peers.syncUntilQuiet() <= 3)
+            let result = try StorekeepProcess.run(["archive", peers.store("A"), "--container", peers.container, "--json"])
+            #expect(result.status == 0, "\(result)")
+            return try result.jsonObject()
+        }
+        let first = try #require(try nightly(0)["baseline"] as? String)
+        #expect(Self.chattr("+i", first))
+        defer { _ = Self.chattr("-i", first) }
+        let second = try nightly(1)
+        #expect((second["removedBaselines"] as? [String])?.isEmpty == true)
+        #expect((second["notes"] as? [String] ?? []).contains { $0.contains("could not be removed") }, "\(second)")
+        #expect(second["verified"] as? Bool == true && second["removedLogs"] as? Int ?? 0 > 0)
+        #expect(FileManager.default.fileExists(atPath: first))
+        #expect(Self.chattr("-i", first))
+        let third = try nightly(2)
+        #expect((third["removedBaselines"] as? [String])?.count == 2, "both earlier ones go now: \(third)")
+    }
+
     @Test("an earlier baseline is kept while the newest does not read back whole")
     func earlierBaselineKeptBesideADamagedNewest() throws {
         let peers = try SyncPeers.exchanging(rounds: 1)
