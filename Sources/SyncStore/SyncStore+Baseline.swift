@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ObjectModel
 
 /// What a baseline stands for: the last transaction of each peer it covers, and the largest clock
@@ -33,15 +34,9 @@ extension SyncStore {
     public func exportBaseline(into encoder: BaselineEncoder) throws -> BaselineCoverage {
         try refuseSeedStore("write a baseline")
         return try read("write a baseline") { db in
-            var overrides: [String: [(String, PropertyClock)]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT gid, property, rank, hlc, peer FROM sk_clock WHERE property != '' ORDER BY gid, property") {
-                guard let gid = try row.optional(at: 0, as: String.self, table: "sk_clock", row: "a clock", store: path),
-                      let property = try row.optional(at: 1, as: String.self, table: "sk_clock", row: "a clock of \(gid)", store: path) else { continue }
-                overrides[gid, default: []].append((property, try row.propertyClock(at: 2, table: "sk_clock", row: "\(gid) \(property)", store: path)))
-            }
             for entity in model.entities.map(\.name).sorted() {
                 guard let schema = syncSchemas[entity], let plan = plans[entity], !plan.isAbstract else { continue }
-                try exportBaselineRecords(of: schema, overrides: overrides, into: encoder, db: db)
+                try exportBaselineRecords(of: schema, into: encoder, db: db)
             }
             for table in layout.joinTables {
                 let rows = try Row.fetchCursor(db, sql: """
@@ -87,8 +82,40 @@ extension SyncStore {
         }
     }
 
-    private func exportBaselineRecords(of schema: SyncEntitySchema, overrides: [String: [(String, PropertyClock)]],
-                                       into encoder: BaselineEncoder, db: Database) throws {
+    /// The clocks of the properties of record `gid` changed since its insert, read record by
+    /// record (an index range of `sk_clock`, through `lookup`, prepared once), so that a store with
+    /// many edited values is exported with the memory of one record. A row whose columns are not of
+    /// their kinds is read again through GRDB, which converts what it exactly can and refuses the
+    /// rest as damage.
+    private func propertyClocks(of gid: String, lookup: RawStatement, db: Database) throws -> [(String, PropertyClock)] {
+        lookup.reset()
+        lookup.bind(1, gid)
+        var clocks: [(String, PropertyClock)] = []
+        while try lookup.step() {
+            guard lookup.columnType(0) == SQLITE_TEXT, lookup.columnType(1) == SQLITE_INTEGER, lookup.columnType(2) == SQLITE_INTEGER,
+                  lookup.columnType(3) == SQLITE_TEXT, let property = lookup.text(0) else {
+                lookup.reset()
+                return try checkedPropertyClocks(of: gid, db: db)
+            }
+            clocks.append((property, Self.clock(rank: lookup.int64(1), hlc: lookup.int64(2), peer: lookup.text(3))))
+        }
+        return clocks
+    }
+
+    /// ``propertyClocks(of:lookup:db:)`` through GRDB's checked conversions.
+    private func checkedPropertyClocks(of gid: String, db: Database) throws -> [(String, PropertyClock)] {
+        var clocks: [(String, PropertyClock)] = []
+        let rows = try Row.fetchCursor(db, sql: Self.propertyClocksSQL, arguments: [gid])
+        while let row = try rows.next() {
+            guard let property = try row.optional(at: 0, as: String.self, table: "sk_clock", row: "a clock of \(gid)", store: path) else { continue }
+            clocks.append((property, try row.propertyClock(at: 1, table: "sk_clock", row: "\(gid) \(property)", store: path)))
+        }
+        return clocks
+    }
+
+    private static let propertyClocksSQL = "SELECT property, rank, hlc, peer FROM sk_clock WHERE gid = ? AND property != '' ORDER BY property"
+
+    private func exportBaselineRecords(of schema: SyncEntitySchema, into encoder: BaselineEncoder, db: Database) throws {
         let ownerSide = Set(schema.properties.compactMap { property -> String? in
             if case .toMany(_, let source, _, _, _) = property.storage, source == "owner" { return property.name }
             return nil
@@ -107,6 +134,7 @@ extension SyncStore {
             WHERE e._entity = ?
             """, db: db, path: path)
         statement.bind(1, schema.entity)
+        let lookup = try RawStatement(Self.propertyClocksSQL, db: db, path: path)
         while try statement.step() {
             guard let gid = statement.text(0) else { continue }
             let seed = statement.text(1).map { SeedMark(set: $0, version: Int(statement.int64(2))) }
@@ -121,7 +149,7 @@ extension SyncStore {
             } else {
                 insertClock = .origin
             }
-            let propertyClocks = (overrides[gid] ?? []).compactMap { name, clock in schema.position(of: name).map { ($0, clock) } }
+            let propertyClocks = try propertyClocks(of: gid, lookup: lookup, db: db).compactMap { name, clock in schema.position(of: name).map { ($0, clock) } }
             let payload = try builder.payload(of: GlobalID(gid), from: statement, firstColumn: 10)
             try encoder.record(entity: schema.entity, globalID: gid, seed: seed, updated: updated, insertClock: insertClock,
                            overrides: propertyClocks, payload: payload)

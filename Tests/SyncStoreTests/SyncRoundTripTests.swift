@@ -181,6 +181,24 @@ import Testing
         #expect(try b.contentDigest() == a.contentDigest())
     }
 
+    @Test("a baseline reads each record's property clocks as they are, and refuses one of another kind")
+    func propertyClocksOfABaseline() throws {
+        let a = try store("A"), fresh = try store("N")
+        let note = try a.save(author: "app") { try $0.insert("Note", values: ["title": .string("n")]) }
+        try a.save(author: "app") { try $0.update(note, values: ["title": .string("edited")]) }
+        // The edit's clock travels with the record: merged into a store that saw an older title
+        // at a later clock, the edit is kept only when its clock is the later one.
+        let exported = BaselineEncoder()
+        let coverage = try a.exportBaseline(into: exported)
+        _ = try fresh.applyBaseline(exported.bytes, coverage: coverage)
+        #expect(try fresh.contentDigest() == a.contentDigest())
+        #expect(try fresh.record(note)?.values["title"] == .string("edited"))
+        for damage in ["'soon'", "1.5"] {
+            try writeAround(a, "UPDATE sk_clock SET hlc = \(damage) WHERE property != ''")
+            expectDamaged("a clock reading of \(damage)", naming: ["sk_clock", "hlc"]) { _ = try a.exportBaseline(into: BaselineEncoder()) }
+        }
+    }
+
     private struct Stopped: Error {}
 
     @Test("a baseline handed on and merged in parts is the whole baseline; stopped midway, nothing of it is merged")
