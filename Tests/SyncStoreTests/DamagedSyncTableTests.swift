@@ -82,10 +82,11 @@ import Testing
         }
     }
 
-    @Test("clock rows a baseline reads: a rank as text, a tombstone's clock as a blob")
+    @Test("clock rows a baseline reads: a rank as text (of a record it exports), a tombstone's clock as a blob")
     func clockRows() throws {
         for (sql, words) in [
-            ("INSERT INTO sk_clock (gid, property, rank, hlc, peer) VALUES ('g', 'name', 'high', 1, 'p')", ["sk_clock", "rank", "'high'"]),
+            ("INSERT INTO sk_clock (gid, property, rank, hlc, peer) SELECT gid, 'name', 'high', 1, 'p' FROM sk_change LIMIT 1",
+             ["sk_clock", "rank", "'high'"]),
             ("INSERT INTO sk_tombstone (gid, entity, hlc, peer) VALUES ('g', 'Tag', X'01', 'p')", ["sk_tombstone", "hlc"]),
             ("INSERT INTO sk_member_clock (relationship, owner, target, present, rank, hlc, peer) VALUES ('j_Item_tags', 'o', 't', 'yes', 1, 1, 'p')",
              ["sk_member_clock", "present", "'yes'"]),
