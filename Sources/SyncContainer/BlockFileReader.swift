@@ -25,12 +25,17 @@ enum BlockFileReader {
     ///
     /// - Throws: ``ContainerError`` `io` when its size is not `bytes` (it changed while read).
     static func hash(_ path: String, bytes expected: Int64, into box: DigestBox, copyingTo output: BlockFileWriter? = nil) throws {
+        try hash(path, bytes: expected, into: box) { try output?.write($0) }
+    }
+
+    /// ``hash(_:bytes:into:copyingTo:)``, handing each block to `sink` after it is hashed.
+    static func hash(_ path: String, bytes expected: Int64, into box: DigestBox, handingTo sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         var read: Int64 = 0
         try forEachBlock(of: path) { block in
             read += Int64(block.count)
             guard read <= expected else { return }
             box.digest?.update(bytes: block)
-            try output?.write(block)
+            try sink(block)
         }
         guard read == expected else {
             throw ContainerError(.io, path: path, message: "changed while it was copied (\(read) bytes, not \(expected))", hint: "run the command again")

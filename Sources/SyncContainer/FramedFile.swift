@@ -36,18 +36,24 @@ enum FramedFile {
         }
         header.rawBytes = body.count
         header.bodyBytes = stored.count
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let headerBytes = Array(try encoder.encode(header))
-        var file = signature
-        file.reserveCapacity(signature.count + 4 + headerBytes.count + stored.count + 32)
-        withUnsafeBytes(of: UInt32(headerBytes.count).littleEndian) { file.append(contentsOf: $0) }
-        file += headerBytes
+        var file = try prefix(signature: signature, header: header)
+        file.reserveCapacity(file.count + stored.count + 32)
         file += stored
         var digest = SHA256()
         file.withUnsafeBytes { digest.update(bytes: $0) }
         file += digest.finalize()
         return file
+    }
+
+    /// What comes before the body: the signature, the header's length and the header (JSON with
+    /// sorted keys).
+    static func prefix<H: Header>(signature: [UInt8], header: H) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let headerBytes = Array(try encoder.encode(header))
+        var prefix = signature
+        withUnsafeBytes(of: UInt32(headerBytes.count).littleEndian) { prefix.append(contentsOf: $0) }
+        return prefix + headerBytes
     }
 
     /// Whether `compressed` bytes save at least a tenth of `original`.

@@ -60,9 +60,7 @@ public enum SnapshotBaseline {
         guard body <= Int64(Int.max) else { throw ContainerError(.io, path: path, message: "the baseline would be too large", hint: "") }
         header.bodyBytes = Int(body)
         header.rawBytes = Int(body)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let headerBytes = Array(try encoder.encode(header))
+        let prefix = try FramedFile.prefix(signature: signature, header: header)
         try SyncNamespace.makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         if FileManager.default.fileExists(atPath: path) {
             // Published by an earlier run that was stopped: the same name covers the same content.
@@ -73,9 +71,6 @@ public enum SnapshotBaseline {
         // One digest for the whole file, handed to the hashing thread and back in its box.
         let box = DigestBox(SHA256())
         do {
-            var prefix = signature
-            withUnsafeBytes(of: UInt32(headerBytes.count).littleEndian) { prefix.append(contentsOf: $0) }
-            prefix += headerBytes
             try prefix.withUnsafeBytes { bytes in
                 box.digest?.update(bytes: bytes)
                 try output.write(bytes)

@@ -42,28 +42,18 @@ extension SyncNamespace {
         made.rawBytes = rawBytes
         made.bodyBytes = storedBytes
         let path = "\(baselineFolder)/\(made.fileName)"
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let headerBytes = Array(try encoder.encode(made))
+        let prefix = try FramedFile.prefix(signature: Self.baselineSignature, header: made)
         let box = DigestBox(SHA256())
         var sha256 = ""
         do {
             try storage.write(to: path, replacing: false) { sink in
-                var prefix = Self.baselineSignature
-                withUnsafeBytes(of: UInt32(headerBytes.count).littleEndian) { prefix.append(contentsOf: $0) }
-                prefix += headerBytes
                 try prefix.withUnsafeBytes { bytes in
                     box.digest?.update(bytes: bytes)
                     try sink(bytes)
                 }
-                var copied = 0
-                try BlockFileReader.forEachBlock(of: scratch) { block in
-                    copied += block.count
-                    box.digest?.update(bytes: block)
-                    try sink(block)
-                }
-                guard copied == storedBytes, let digest = box.digest.take() else {
-                    throw ContainerError(.io, path: scratch, message: "changed while it was copied (\(copied) bytes, not \(storedBytes))", hint: "run the command again")
+                try BlockFileReader.hash(scratch, bytes: Int64(storedBytes), into: box, handingTo: sink)
+                guard let digest = box.digest.take() else {
+                    throw ContainerError(.io, path: scratch, message: "its digest was taken twice", hint: "run the command again")
                 }
                 var whole = digest.copy()
                 let trailer = digest.finalize()

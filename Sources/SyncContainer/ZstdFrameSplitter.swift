@@ -50,9 +50,9 @@ final class ZstdFrameSplitter {
                 guard content < UInt64.max - 1 else { throw damaged("a zstd frame of its body does not say its size") }
                 guard content <= UInt64(rawLeft) else { throw damaged("its frames give more bytes than its header says") }
                 guard content <= UInt64(Self.frameLimit) else { throw damaged("a zstd frame of its body claims \(content) bytes") }
-                var output = [UInt8](repeating: 0, count: Int(content))
-                let written = output.withUnsafeMutableBytes { ZSTD_decompress($0.baseAddress, Int(content), base, frameBytes) }
-                guard ZSTD_isError(written) == 0, written == Int(content) else { throw damaged("a zstd frame of its body does not decompress") }
+                guard let output = ZstdCodec.decompress(UnsafeRawBufferPointer(start: base, count: frameBytes), size: Int(content)) else {
+                    throw damaged("a zstd frame of its body does not decompress")
+                }
                 start += frameBytes
                 return output
             }

@@ -74,7 +74,6 @@ public struct StoreArchiver: Sendable {
         // A new one is written on another thread while the archive is (the two share no file, and
         // both are done, read back and checked before anything is removed).
         let baseline: ConcurrentBaseline
-        var written = false
         if let newest = try namespace.baselines().last, let header = namespace.baselineHeader(newest),
            report.watermark.allSatisfy({ $0.value <= (header.vector[$0.key] ?? 0) }) {
             // Relied on instead of a new one, so read back first: no log leaves for a baseline
@@ -89,7 +88,6 @@ public struct StoreArchiver: Sendable {
             baseline = ConcurrentBaseline(existing: "\(namespace.baselineFolder)/\(newest)")
         } else {
             baseline = ConcurrentBaseline(publishing: store, into: namespace)
-            written = true
         }
         defer { baseline.waitUntilDone() }
         // The archive: written (or found, from a run that was stopped), then read back whole.
@@ -126,7 +124,8 @@ public struct StoreArchiver: Sendable {
         try store.recordPendingPrune(pending)
         try CrashPoint.reach("archive.removal.recorded")
         try finish(pending, store: store, namespace: namespace, report: &report)
-        try removeSupersededBaselines(in: namespace, checked: written ? report.baseline : nil, report: &report)
+        // The baseline of this run was read back either way: written and checked, or verified above.
+        try removeSupersededBaselines(in: namespace, checked: report.baseline, report: &report)
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
@@ -136,7 +135,7 @@ public struct StoreArchiver: Sendable {
     /// newest, so without this every nightly archive would leave one more copy of the store in the
     /// container. A rekey's baseline stays (its redirect names it, and archives carry it), as does
     /// an account's, and any whose header cannot be read. Nothing goes unless the newest is whole:
-    /// read back by this run when it wrote it (`checked`, its path), verified here otherwise.
+    /// read back by this run (`checked`, its path), verified here otherwise.
     private func removeSupersededBaselines(in namespace: SyncNamespace, checked: String?, report: inout ArchiveReport) throws {
         let names = try namespace.baselines()
         guard let newest = names.last, let covering = namespace.baselineHeader(newest) else { return }
