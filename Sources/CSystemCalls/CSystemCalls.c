@@ -58,6 +58,18 @@ int storekeep_start_writeback(int descriptor) {
 #endif
 }
 
+int storekeep_start_writeback_range(int descriptor, long long offset, long long count) {
+#if defined(__linux__)
+    return sync_file_range(descriptor, offset, count, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)descriptor;
+    (void)offset;
+    (void)count;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 #include <sqlite3.h>
 
 int storekeep_sqlite_disable_memory_statistics(void) {

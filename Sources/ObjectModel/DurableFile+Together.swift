@@ -25,6 +25,34 @@ extension DurableFile {
     ///   and the temporaries not yet named are left to the caller to remove.
     public static func publishTogether(_ files: [(temporary: String, path: String)], replacing: Bool, othersDirtyLimit: Int = 32 << 20) throws {
         guard !files.isEmpty else { return }
+        let syncedFileSystems = try syncTogether(files, othersDirtyLimit: othersDirtyLimit)
+        for file in files {
+            try reach(.temporaryWritten, path: file.path)
+            if let failure = name(file.temporary, as: file.path, replacing: replacing) { throw failure }
+            unlink(file.temporary)
+            try reach(.published, path: file.path)
+        }
+        if syncedFileSystems.isEmpty || !syncedFileSystems.allSatisfy({ syncFileSystem(holding: folder(of: $0)) }) {
+            for folder in Set(files.map { folder(of: $0.path) }).sorted() { syncFolder(folder) }
+        }
+    }
+
+    /// Makes finished temporary files durable, without naming them: one `syncfs` of each file
+    /// system that holds them where the system holds little unwritten data besides them (as
+    /// ``publishTogether(_:replacing:othersDirtyLimit:)`` decides), otherwise an fsync of each.
+    /// ``publishTogether(_:replacing:othersDirtyLimit:)`` begins with it; a caller that has other
+    /// work to wait for can call it first on another thread, and the publish then finds little
+    /// left to write.
+    ///
+    /// - Parameters:
+    ///   - files: each temporary file and the name it is to get (the name errors report).
+    ///   - othersDirtyLimit: how much unwritten data of others a `syncfs` may wait for (0: file by file).
+    /// - Returns: one of the files of each file system synced whole (the folders that will hold
+    ///   the names can be synced the same way), or none when each file was fsynced.
+    /// - Throws: ``Failure`` of the first file that could not be found or made durable.
+    @discardableResult
+    public static func syncTogether(_ files: [(temporary: String, path: String)], othersDirtyLimit: Int = 32 << 20) throws -> [String] {
+        guard !files.isEmpty else { return [] }
         var ownBytes = 0
         var fileSystems: [UInt64: String] = [:]
         for file in files {
@@ -47,16 +75,9 @@ extension DurableFile {
                 defer { _ = close(descriptor) }
                 try sync(descriptor: descriptor, path: file.path)
             }
+            return []
         }
-        for file in files {
-            try reach(.temporaryWritten, path: file.path)
-            if let failure = name(file.temporary, as: file.path, replacing: replacing) { throw failure }
-            unlink(file.temporary)
-            try reach(.published, path: file.path)
-        }
-        if !(wholeFileSystems && fileSystems.values.allSatisfy { syncFileSystem(holding: folder(of: $0)) }) {
-            for folder in Set(files.map { folder(of: $0.path) }).sorted() { syncFolder(folder) }
-        }
+        return Array(fileSystems.values)
     }
 
     /// `syncfs` of the file system holding `path` (a file or a folder); whether it succeeded.

@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 
 /// The one way storekeep makes a file durable: written under a temporary name in the same folder,
@@ -10,7 +11,7 @@ import Foundation
 /// block at a time with ``write(to:replacing:syncing:from:)``, a file copied with
 /// ``copy(_:to:replacing:)``; a file another library writes (SQLite, libarchive) is made under
 /// ``temporaryPath(for:)`` and put in place with ``publish(_:as:replacing:)``, and files that must
-/// all be whole before any gets its name are written with ``stage(_:syncing:from:)`` first.
+/// all be whole before any gets its name are written with ``stage(_:syncing:writebackEvery:from:)`` first.
 ///
 /// ```swift
 /// try DurableFile.write(Data("{}".utf8), to: "/container/peer/manifest.json")
@@ -67,15 +68,32 @@ public enum DurableFile {
     /// try DurableFile.publish(temporary, as: path, replacing: false)
     /// ```
     ///
+    /// - Parameters:
+    ///   - syncing: whether the file is fsynced before it is closed; a caller that makes several
+    ///     staged files durable together (``publishTogether(_:replacing:othersDirtyLimit:)``) passes `false`.
+    ///   - writebackEvery: when greater than 0, the disk is asked to start writing every
+    ///     `writebackEvery` bytes as soon as they are written, and the rest when the file is
+    ///     closed, without waiting for it (Linux `sync_file_range`): the disk works while the rest
+    ///     is produced, and the fsync that makes the file durable later finds little left to write.
     /// - Returns: the temporary file's path.
     /// - Throws: ``Failure``, or the error `produce` throws; either way the temporary file is removed.
-    public static func stage(_ path: String, syncing: Bool = true, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
+    public static func stage(_ path: String, syncing: Bool = true, writebackEvery: Int = 0,
+                             from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
         let temporary = temporaryPath(for: path)
         let descriptor = try createTemporary(temporary, for: path)
+        var written: Int64 = 0
+        var handedToDisk: Int64 = 0
         do {
             try produce { bytes in
                 if let failure = writeAll(bytes, to: descriptor, path: path) { throw failure }
+                written += Int64(bytes.count)
+                if writebackEvery > 0, written - handedToDisk >= Int64(writebackEvery) {
+                    // A hint: a disk or kernel that cannot is left to write back on its own.
+                    _ = storekeep_start_writeback_range(descriptor, handedToDisk, written - handedToDisk)
+                    handedToDisk = written
+                }
             }
+            if writebackEvery > 0, written > handedToDisk { _ = storekeep_start_writeback_range(descriptor, handedToDisk, written - handedToDisk) }
         } catch {
             _ = close(descriptor)
             unlink(temporary)

@@ -77,6 +77,11 @@ public protocol ContainerStorage: Sendable {
     /// published before the one that failed keep their names; the caller removes the staged rest.
     func publish(staged files: [(staged: String, path: String)], replacing: Bool) throws
 
+    /// Makes staged files durable ahead of their publish, so that a caller can wait for the disk
+    /// while it does other work (a restore, while the last entries are read back); publishing them
+    /// afterwards still makes them durable, and finds little left to write.
+    func makeDurable(staged files: [(staged: String, path: String)]) throws
+
     /// Removes the staged file `staged` (from ``stage(_:from:)``), which is never published.
     func discard(staged: String)
 
@@ -152,6 +157,9 @@ extension ContainerStorage {
         }
         return count
     }
+
+    /// For a storage that keeps whole objects: nothing, as a staged object is whole once written.
+    public func makeDurable(staged files: [(staged: String, path: String)]) throws {}
 
     /// One staged file after another.
     public func publish(staged files: [(staged: String, path: String)], replacing: Bool) throws {

@@ -1,4 +1,3 @@
-import CSystemCalls
 import Foundation
 import ObjectModel
 
@@ -59,21 +58,20 @@ public struct FolderStorage: ContainerStorage {
         try publishing(path, replacing: replacing) { try DurableFile.write(to: path, replacing: replacing, from: produce) }
     }
 
-    /// Writes a temporary file beside `path` (``DurableFile/stage(_:syncing:from:)``: a name
-    /// beginning with `.`, which readers skip), its writeback started and not waited for (it is
-    /// fsynced when published), making the folders it needs.
+    /// How many bytes of a staged file are written before the disk is asked to start writing
+    /// them (``DurableFile/stage(_:syncing:writebackEvery:from:)``): a restore's first entry
+    /// reaches the disk after 8 MiB, not after the whole entry.
+    static let writebackBytes = 8 << 20
+
+    /// Writes a temporary file beside `path` (``DurableFile/stage(_:syncing:writebackEvery:from:)``:
+    /// a name beginning with `.`, which readers skip), its writeback started every
+    /// ``writebackBytes`` and not waited for (it is fsynced when published), making the folders it needs.
     public func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
         try SyncNamespace.makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         do {
             // Made durable when published (``DurableFile/publish(_:as:replacing:)`` fsyncs it first);
-            // its writeback starts now, not waited for, while the next file is staged.
-            let staged = try DurableFile.stage(path, syncing: false, from: produce)
-            let descriptor = open(staged, O_RDONLY | O_CLOEXEC)
-            if descriptor >= 0 {
-                _ = storekeep_start_writeback(descriptor)
-                _ = close(descriptor)
-            }
-            return staged
+            // its writeback starts as it is written, not waited for, while the rest is produced.
+            return try DurableFile.stage(path, syncing: false, writebackEvery: Self.writebackBytes, from: produce)
         } catch let failure as DurableFile.Failure {
             throw ContainerError.writing(failure)
         }
@@ -83,6 +81,16 @@ public struct FolderStorage: ContainerStorage {
     /// fsynced (``DurableFile/publish(_:as:replacing:)``).
     public func publish(staged: String, as path: String, replacing: Bool) throws {
         try publishing(path, replacing: replacing) { try DurableFile.publish(staged, as: path, replacing: replacing) }
+    }
+
+    /// Makes the staged files durable (``DurableFile/syncTogether(_:othersDirtyLimit:)``), so that
+    /// their publish later has only the names left to make durable.
+    public func makeDurable(staged files: [(staged: String, path: String)]) throws {
+        do {
+            try DurableFile.syncTogether(files.map { ($0.staged, $0.path) })
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError.writing(failure)
+        }
     }
 
     /// Makes every staged file durable, then names them, then makes the names durable

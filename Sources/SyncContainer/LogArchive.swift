@@ -143,13 +143,19 @@ public enum LogArchive {
                 readBack.check(file, entry: entry.path, expected: entry.sha256)
             }
             guard let folder else { return manifest }
+            let named = staged.map { (staged: $0.file, path: "\(folder)/\($0.entry.path)") }
+            // The disk makes the staged files durable while the last of them are read back.
+            let settling = BackgroundWork { try storage.makeDurable(staged: named) }
+            let mismatch = readBack.firstMismatch()
+            let settled = Result { try settling.wait() }
             // Every entry is whole in its staged file, and was read back: now each is given its name.
-            if let mismatch = readBack.firstMismatch() {
+            if let mismatch {
                 throw damaged(path, "entry '\(mismatch.entry)' \(mismatch.problem)")
             }
+            try settled.get()
             // Without --force, a file that appeared since the check above (another process
             // writes the container) is refused by the publish itself.
-            try storage.publish(staged: staged.map { ($0.file, "\(folder)/\($0.entry.path)") }, replacing: force)
+            try storage.publish(staged: named, replacing: force)
             return manifest
         } catch {
             _ = readBack.firstMismatch()

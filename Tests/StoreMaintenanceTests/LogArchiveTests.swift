@@ -148,6 +148,41 @@ import Testing
         #expect(everything(under: container).isEmpty, "nothing left in the container: \(everything(under: container))")
     }
 
+    /// The folder storage, except that it cannot make staged files durable (a share whose flush fails).
+    private struct UnflushableStorage: ContainerStorage {
+        let folder = FolderStorage()
+        func list(_ path: String) throws -> [String] { try folder.list(path) }
+        func read(_ path: String, limit: Int?) throws -> Data? { try folder.read(path, limit: limit) }
+        func write(_ bytes: UnsafeRawBufferPointer, to path: String, replacing: Bool) throws { try folder.write(bytes, to: path, replacing: replacing) }
+        func stage(_ path: String, from produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String {
+            try folder.stage(path, from: produce)
+        }
+        func publish(staged: String, as path: String, replacing: Bool) throws { try folder.publish(staged: staged, as: path, replacing: replacing) }
+        func publish(staged files: [(staged: String, path: String)], replacing: Bool) throws { try folder.publish(staged: files, replacing: replacing) }
+        func makeDurable(staged files: [(staged: String, path: String)]) throws {
+            throw ContainerError(.io, path: files[0].path, message: "cannot be flushed", hint: "")
+        }
+        func discard(staged: String) { folder.discard(staged: staged) }
+        func delete(_ path: String) throws -> Bool { try folder.delete(path) }
+        func attributes(of path: String) -> (bytes: Int64, modified: Date)? { folder.attributes(of: path) }
+    }
+
+    @Test("a restore whose staged entries cannot be made durable fails with that error and leaves nothing")
+    func unflushableEntriesRestoreNothing() throws {
+        let (folder, files, archive) = try archivedLogs(sizes: Self.bigSizes)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let container = folder.appendingPathComponent("container").path
+        try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+        let target = "\(container)/Tests/00"
+        do {
+            try LogArchive.restore(archive, into: target, force: false, storage: UnflushableStorage())
+            Issue.record("entries that could not be made durable were published")
+        } catch let error as ContainerError {
+            #expect(error.reason == .io && error.path == "\(target)/\(files[0].entry.path)", "\(error)")
+        }
+        #expect(everything(under: container).isEmpty, "nothing left in the container: \(everything(under: container))")
+    }
+
     @Test("restore over a file with other content, without --force, refuses and writes nothing")
     func restoreRefusesOtherContent() throws {
         let (folder, files, archive) = try archivedLogs(sizes: Self.bigSizes)

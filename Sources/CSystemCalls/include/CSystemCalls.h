@@ -22,6 +22,11 @@ long storekeep_copy_file_range(int input, int output, unsigned long count);
 /// SYNC_FILE_RANGE_WRITE): an fsync later finds less to do. Returns 0, or -1 with errno set.
 int storekeep_start_writeback(int descriptor);
 
+/// Starts writing the dirty pages of `count` bytes from `offset` of the file to disk without
+/// waiting (Linux sync_file_range with SYNC_FILE_RANGE_WRITE): a file written in parts keeps the
+/// disk busy while the next part is produced. Returns 0, or -1 with errno set.
+int storekeep_start_writeback_range(int descriptor, long long offset, long long count);
+
 /// Turns SQLite's memory statistics off for the process (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0)):
 /// with them on, every allocation SQLite makes takes a process-wide mutex to count itself. Works only
 /// before SQLite is first used (otherwise SQLITE_MISUSE and nothing changes); returns the result code.
