@@ -19,24 +19,6 @@ public enum SnapshotBaseline {
     /// The first eight bytes of a snapshot baseline.
     public static let signature: [UInt8] = Array("SKBAS2\n\0".utf8)
 
-    /// A blob file of the store: its SHA-256 (64 hex digits, its name in the store's blob folder),
-    /// where it is, and its size.
-    public struct Blob: Sendable {
-        /// The blob's SHA-256, 64 lowercase hex digits.
-        public let digest: String
-        /// The file.
-        public let path: String
-        /// Its size in bytes.
-        public let bytes: Int64
-
-        /// A blob file.
-        public init(digest: String, path: String, bytes: Int64) {
-            self.digest = digest
-            self.path = path
-            self.bytes = bytes
-        }
-    }
-
     /// The bytes every blob takes before its content: digest and size.
     static let blobPrefixBytes = 40
 
@@ -50,7 +32,7 @@ public enum SnapshotBaseline {
     ///     caller holds a read transaction on a checkpointed store); it must be `databaseBytes` long.
     /// - Returns: the SHA-256 of the whole file (what a redirect names), as read back.
     /// - Throws: ``ContainerError`` (`io`, `diskFull`; `io` when a source changed size while copied).
-    public static func write(header base: BaselineHeader, database: String, databaseBytes: Int64, blobs: [Blob], to path: String) throws -> String {
+    public static func write(header base: BaselineHeader, database: String, databaseBytes: Int64, blobs: [BlobFile], to path: String) throws -> String {
         var header = base
         header.format = BaselineHeader.snapshotFormat
         header.compression = "none"
@@ -102,7 +84,9 @@ public enum SnapshotBaseline {
             let expected = file.finalizeHex()
             // The read-back check runs while the file is fsynced: both wait on the disk, not on each other.
             try output.flushBuffer()
-            let syncing = BackgroundWork { try output.finish() }
+            // The writer is the syncing thread's alone until it is waited for: this one reads the file by its name.
+            nonisolated(unsafe) let writer = output
+            let syncing = BackgroundWork { try writer.finish() }
             let readBack = Result { try read(temporary, into: nil) }
             try syncing.wait()
             guard case .success(let checked) = readBack, checked.sha256 == expected else {

@@ -31,7 +31,7 @@ extension SyncNamespace {
     /// - Returns: the file's path and the SHA-256 of its bytes.
     @discardableResult
     public func publishSnapshotBaseline(header: BaselineHeader, database: String, databaseBytes: Int64,
-                                        blobs: [SnapshotBaseline.Blob]) throws -> (path: String, sha256: String) {
+                                        blobs: [BlobFile]) throws -> (path: String, sha256: String) {
         let path = "\(baselineFolder)/\(header.fileName)"
         return (path, try SnapshotBaseline.write(header: header, database: database, databaseBytes: databaseBytes, blobs: blobs, to: path))
     }

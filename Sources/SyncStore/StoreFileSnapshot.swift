@@ -1,25 +1,16 @@
 import Foundation
+import ObjectModel
 
 /// A store's files held still for a copy (``SyncStore/withFileSnapshot(_:)``): its database file,
 /// which holds every committed transaction and does not change while the snapshot lasts, the blob
 /// files its records refer to, and what its content covers.
 public struct StoreFileSnapshot: Sendable {
-    /// A blob file a record refers to.
-    public struct Blob: Sendable {
-        /// Its SHA-256 (64 lowercase hex digits).
-        public let digest: String
-        /// The file.
-        public let path: String
-        /// Its size in bytes.
-        public let bytes: Int64
-    }
-
     /// The database file.
     public let databasePath: String
     /// Its size in bytes.
     public let databaseBytes: Int64
     /// The blob files the records refer to, by digest.
-    public let blobs: [Blob]
+    public let blobs: [BlobFile]
     /// What the content covers: this peer's last transaction and what it imported of the others.
     public let coverage: BaselineCoverage
     /// The live records, the membership clocks and the tombstones the database holds.

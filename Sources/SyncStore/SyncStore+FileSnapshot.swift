@@ -75,7 +75,7 @@ extension SyncStore {
         let status = try syncStatus(in: db)
         var vector = status.watermarks
         vector[metadata.peerID] = status.localSequence
-        var blobFiles: [StoreFileSnapshot.Blob] = []
+        var blobFiles: [BlobFile] = []
         // Paths joined as strings: a store can refer to hundreds of thousands of blob files.
         let folder = blobs.directory.path
         for digest in try referencedDigests(among: nil, in: db).sorted() {
@@ -85,7 +85,7 @@ extension SyncStore {
                 throw StoreError(.damaged, path: path, message: "a record refers to the external binary file \(file), which is missing or not a regular file",
                                  hint: "`storekeep check` reports it; `storekeep repair` or a backup restores it")
             }
-            blobFiles.append(StoreFileSnapshot.Blob(digest: digest, path: file, bytes: Int64(facts.st_size)))
+            blobFiles.append(BlobFile(digest: digest, path: file, bytes: Int64(facts.st_size)))
         }
         var facts = stat()
         guard stat(path, &facts) == 0 else {

@@ -51,7 +51,8 @@ final class CurrentVersionPlistParser: NSObject, XMLParserDelegate {
         guard rootElement == "dict", path.count == rootDepth + 1 else { return }
         if name == "key" {
             pendingKey = text
-        } else if var (key, entry) = current {
+        } else if let (key, found) = current {
+            var entry = found
             entry.text = text
             entries[key] = entry
             current = nil

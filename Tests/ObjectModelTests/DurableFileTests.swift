@@ -85,7 +85,7 @@ struct DurableFileTests {
         }
         // pid 2^31-2 is never a live process here.
         let dead = ".a.log.2147483646.7.tmp", other = ".b.log.2147483646.7.tmp"
-        for name in [dead, other, "a.log"] { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
+        for name in [dead, other, "a.log"] { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
         DurableFile.removeAbandonedTemporaries(of: folder + "/a.log")
         #expect(try names() == [other, "a.log"])
         #expect(!DurableFile.isTemporaryOfLiveProcess(other))

@@ -50,7 +50,7 @@ import SyncStore
         try seedCategory("C-3", version: 1)
         try seedCategory("C-2", version: 2)
         try seedCategory("C-1", version: 2)
-        let items = try ["C-1", "C-2", "C-3"].map { try item("i-\($0)", category: $0) }
+        let items = try ["C-1", "C-2", "C-3"].map { (code: String) in try item("i-\(code)", category: code) }
         #expect(codes().contains(.seedDuplicate))
 
         let report = try repair()

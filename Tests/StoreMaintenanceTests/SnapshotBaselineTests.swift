@@ -9,7 +9,7 @@ import Testing
     private struct Fixture {
         let folder: URL
         let database: String
-        let blobs: [SnapshotBaseline.Blob]
+        let blobs: [BlobFile]
         let namespace: SyncNamespace
         var baselinePath: String { "\(namespace.baselineFolder)/\(header.fileName)" }
         let header: BaselineHeader
@@ -25,13 +25,13 @@ import Testing
         func randomBytes(_ count: Int) -> Data { Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
         let database = folder.appendingPathComponent("source.store").path
         try randomBytes(5 << 19).write(to: URL(fileURLWithPath: database))
-        var blobs: [SnapshotBaseline.Blob] = []
+        var blobs: [BlobFile] = []
         for size in [0, 6_000, (3 << 20) + 17] {
             let data = randomBytes(size)
             let digest = SHA256.hexDigest(of: data)
             let path = folder.appendingPathComponent("blob-\(size)").path
             try data.write(to: URL(fileURLWithPath: path))
-            blobs.append(SnapshotBaseline.Blob(digest: digest, path: path, bytes: Int64(size)))
+            blobs.append(BlobFile(digest: digest, path: path, bytes: Int64(size)))
         }
         let namespace = SyncNamespace(container: folder.appendingPathComponent("container").path, contentName: "Tests", modelHash: String(repeating: "ab", count: 32))
         let header = BaselineHeader(contentName: "Tests", modelHash: namespace.modelHash, peer: "A", vector: ["A": 7], latestClock: 1,

@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func lineBufferNumbersAreWrittenAsSwiftWritesThem() {
-        var line = RecordLineBuffer()
+        let line = RecordLineBuffer()
         for number: Int64 in [0, 7, 9, -1, -9, 10, -10, 99, 100, 999_999, 1_000_000, 1_234_567_890, .max, .max - 1, .min, .min + 1] {
             line.clear()
             line.append(decimal: number)
@@ -104,7 +104,7 @@ import Testing
     /// A line longer than the buffer's first room (long notes, many attributes) grows it, and a
     /// shorter line after it holds only its own bytes, digested alone.
     @Test func lineBufferGrowsAndDigestsOnlyTheLine() {
-        var line = RecordLineBuffer()
+        let line = RecordLineBuffer()
         let long = String(repeating: "speech notes ", count: 300)
         line.append(literal: "R ")
         line.appendField(long)

@@ -72,8 +72,11 @@ public struct StoreArchiver: Sendable {
         // The baseline new peers start from once these logs have left: the newest one already
         // covers the watermark (an earlier archive's, a rekey's), or a new one is written.
         // A new one is written on another thread while the archive is (the two share no file, and
-        // both are done, read back and checked before anything is removed).
-        let baseline: ConcurrentBaseline
+        // both are done, read back and checked before anything is removed). The thread is waited
+        // for on every way out, also when the archive fails: neither it nor the snapshot's read
+        // transaction may outlive the command (a thread still hashing while the process exits
+        // crashes in libcrypto's cleanup).
+        let baseline: BackgroundWork<String>
         if let newest = try namespace.baselines().last, let header = namespace.baselineHeader(newest),
            report.watermark.allSatisfy({ $0.value <= (header.vector[$0.key] ?? 0) }) {
             // Relied on instead of a new one, so read back first: no log leaves for a baseline
@@ -85,11 +88,15 @@ public struct StoreArchiver: Sendable {
                                      message: "\(error.message); it is the newest baseline and covers the logs to archive, so nothing was archived or removed",
                                      hint: "move it out of the baselines folder (new peers cannot start from it anyway); the next archive writes a new one")
             }
-            baseline = ConcurrentBaseline(existing: "\(namespace.baselineFolder)/\(newest)")
+            let path = "\(namespace.baselineFolder)/\(newest)"
+            baseline = BackgroundWork { path }
         } else {
-            baseline = ConcurrentBaseline(publishing: store, into: namespace)
+            baseline = BackgroundWork(name: "storekeep.archive-baseline") {
+                let published = try SnapshotBaselines.publish(of: store, into: namespace, reason: "archive")
+                return "\(namespace.baselineFolder)/\(published.name)"
+            }
         }
-        defer { baseline.waitUntilDone() }
+        defer { _ = try? baseline.wait() }
         // The archive: written (or found, from a run that was stopped), then read back whole.
         let folder = options.destination ?? "\(namespace.path)/archives"
         try SyncNamespace.makeFolder(folder)
@@ -115,7 +122,7 @@ public struct StoreArchiver: Sendable {
         }
         report.verified = true
         try CrashPoint.reach("archive.verified")
-        report.baseline = try baseline.path()
+        report.baseline = try baseline.wait()
         try CrashPoint.reach("archive.baseline.written")
         // Only now: the logs leave the container, the history the store. What is about to go is
         // recorded first, so that a run stopped part-way is finished by the next.

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import SyncStore
 
 /// Commits a migration's batches on a thread of its own, so that reading and converting the next

@@ -20,7 +20,7 @@ enum SnapshotBaselines {
             header.format = BaselineHeader.snapshotFormat
             let (path, sha) = try namespace.publishSnapshotBaseline(
                 header: header, database: snapshot.databasePath, databaseBytes: snapshot.databaseBytes,
-                blobs: snapshot.blobs.map { SnapshotBaseline.Blob(digest: $0.digest, path: $0.path, bytes: $0.bytes) })
+                blobs: snapshot.blobs)
             return (URL(fileURLWithPath: path).lastPathComponent, sha, header)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StoreMaintenance
+import ObjectModel
 
 /// `BackgroundWork.wait()` returns once the work's thread has ended: nothing it captured is still
 /// held by a running thread when an error goes up and the process exits (a digest thread still

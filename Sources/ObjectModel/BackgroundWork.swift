@@ -7,19 +7,23 @@ import Foundation
 /// captured. That matters on the way out of the process: a thread still running (hashing, say)
 /// while an error ends the process meets libraries being torn down (OpenSSL frees its locks at exit).
 ///
+/// A file fsynced while it is read back, a file hashed while the kernel copies it, a baseline
+/// written while an archive is: whatever the work touches, the caller leaves alone until ``wait()``
+/// returns.
+///
 /// ```swift
 /// let digest = BackgroundWork { try reader.contentDigest() }
 /// try load.buildIndexes()               // meanwhile, on this thread
 /// let content = try digest.wait()
 /// ```
-final class BackgroundWork<Value>: @unchecked Sendable {
+public final class BackgroundWork<Value>: @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var result: Result<Value, any Error>?
     private var thread: pthread_t?
 
     /// Starts `work` on a new thread (or, when the system refuses a thread, runs it here and now).
-    init(name: String = "storekeep.background", _ work: @escaping @Sendable () throws -> Value) {
+    public init(name: String = "storekeep.background", _ work: @escaping @Sendable () throws -> Value) {
         let body = ThreadBody { [self] in
             Thread.current.name = name
             let outcome = Result { try work() }
@@ -39,15 +43,16 @@ final class BackgroundWork<Value>: @unchecked Sendable {
     }
 
     /// Whether the work has ended with an error (without waiting: `false` while it runs).
-    var hasFailed: Bool {
+    public var hasFailed: Bool {
         lock.withLock {
             if case .failure? = result { return true }
             return false
         }
     }
 
-    /// Waits for the work's thread to end; returns its value or rethrows its error.
-    func wait() throws -> Value {
+    /// Waits for the work's thread to end; returns its value or rethrows its error (again, when
+    /// waited for again).
+    public func wait() throws -> Value {
         let handle: pthread_t? = lock.withLock {
             defer { thread = nil }
             return thread
