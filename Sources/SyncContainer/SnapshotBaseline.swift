@@ -64,7 +64,7 @@ public enum SnapshotBaseline {
             try hashing.wait()
             try copied.get()
             for blob in blobs {
-                guard let raw = hexBytes(blob.digest) else {
+                guard let raw = SHA256.digestBytes(ofHex: blob.digest) else {
                     throw ContainerError(.io, path: blob.path, message: "is not named by a SHA-256", hint: "run `storekeep check` on the store")
                 }
                 var blobPrefix = raw
@@ -87,7 +87,7 @@ public enum SnapshotBaseline {
             // The writer is the syncing thread's alone until it is waited for: this one reads the file by its name.
             nonisolated(unsafe) let writer = output
             let syncing = BackgroundWork { try writer.finish() }
-            let readBack = Result { try read(temporary, into: nil) }
+            let readBack = Result { try read(temporary, database: nil) }
             try syncing.wait()
             guard case .success(let checked) = readBack, checked.sha256 == expected else {
                 unlink(temporary)
@@ -115,16 +115,31 @@ public enum SnapshotBaseline {
     /// - Returns: its header and the SHA-256 of the whole file.
     /// - Throws: ``ContainerError`` `damagedLog` naming what is wrong; `missingLog` when it is gone.
     public static func verify(_ path: String) throws -> (header: BaselineHeader, sha256: String) {
-        try read(path, into: nil)
+        let checked = try read(path, database: nil)
+        return (checked.header, checked.sha256)
     }
 
-    /// Reads and checks the baseline at `path`, writing its database file to `database` and its
-    /// blob files into `blobFolder` (`<2 hex digits>/<64 hex digits>`, the store blob folder's
-    /// layout) when given. When the checksum does not match, what was written is removed.
+    /// Reads and checks the baseline at `path`, writing its database file to `database`; its blob
+    /// files stay where they are in the baseline, read from there by digest (each read checked
+    /// against its digest). When the checksum does not match, the database file is removed.
     ///
-    /// - Returns: its header and the SHA-256 of the whole file.
+    /// - Returns: its header, and its blobs.
     /// - Throws: ``ContainerError`` `damagedLog` naming what is wrong; `missingLog` when it is gone.
-    public static func read(_ path: String, into target: (database: String, blobFolder: String)?) throws -> (header: BaselineHeader, sha256: String) {
+    public static func extract(_ path: String, database: String) throws -> (header: BaselineHeader, blobs: PackedBlobs) {
+        let checked = try read(path, database: database)
+        do {
+            return (checked.header, try PackedBlobs(path: path, places: checked.places))
+        } catch let failure as DurableFile.Failure {
+            unlink(database)
+            throw ContainerError(.missingLog, path: path, message: "cannot be opened again to read its blobs: \(failure.reason)",
+                                 hint: "run sync again: a newer baseline may have replaced it")
+        }
+    }
+
+    /// Reads and checks the baseline at `path`, writing its database file to `database` when given
+    /// and listing where its blobs lie.
+    private static func read(_ path: String, database: String?) throws
+        -> (header: BaselineHeader, sha256: String, places: [PackedBlobs.Digest: PackedBlobs.Place]) {
         guard let facts = try? FileManager.default.attributesOfItem(atPath: path), let size = (facts[.size] as? NSNumber)?.int64Value else {
             throw ContainerError(.missingLog, path: path, message: "is gone", hint: "run sync again: a newer baseline may have replaced it")
         }
@@ -141,10 +156,10 @@ public enum SnapshotBaseline {
             throw damaged(path, "it is \(size) bytes long, not the \(bodyStart + Int64(header.bodyBytes) + 32) its header says (truncated?)")
         }
         let splitter = SnapshotBaselineSplitter(path: path, bodyStart: bodyStart, snapshotBytes: snapshotBytes, blobFiles: blobFiles,
-                                                end: size - 32, target: target)
+                                                end: size - 32, database: database)
         do {
             let sha = try splitter.run()
-            return (header, sha)
+            return (header, sha, splitter.places)
         } catch {
             splitter.removeWritten()
             throw error
@@ -154,26 +169,5 @@ public enum SnapshotBaseline {
     static func damaged(_ path: String, _ problem: String) -> ContainerError {
         ContainerError(.damagedLog, path: path, message: "is not a usable baseline: \(problem)",
                        hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
-    }
-
-    /// The 32 bytes of a 64-hex-digit digest, or `nil`.
-    static func hexBytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count == 64 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(32)
-        for index in stride(from: 0, to: 64, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }

@@ -2,15 +2,16 @@ import Foundation
 import ObjectModel
 
 /// Reads a snapshot baseline (``SnapshotBaseline``) a block at a time: hashes it, checks its
-/// layout against its header, and, when given a target, writes its database file and blob files
-/// out as they pass. Whatever it wrote is listed, so that a baseline found damaged leaves nothing.
+/// layout against its header, and, when given a database path, writes its database file out as it
+/// passes and lists where each blob lies in the baseline (read there later, ``PackedBlobs``).
+/// A baseline found damaged leaves nothing written.
 final class SnapshotBaselineSplitter {
     private enum Part { case prefix, database, blobPrefix, blob, trailer }
 
     private let path: String
     private let blobFiles: Int
     private let end: Int64
-    private let target: (database: String, blobFolder: String)?
+    private let database: String?
     private var part = Part.prefix
     private var remaining: Int64
     private let snapshotBytes: Int64
@@ -20,14 +21,17 @@ final class SnapshotBaselineSplitter {
     private var trailer: [UInt8] = []
     private var output: BlockFileWriter?
     private var digest: SHA256? = SHA256()
-    private(set) var written: [String] = []
+    private var written: String?
+    /// Where each blob lies in the baseline (listed only when the database is written out): the
+    /// first of a digest that comes twice (a damaged or hostile file) is the one kept.
+    private(set) var places: [PackedBlobs.Digest: PackedBlobs.Place] = [:]
 
-    init(path: String, bodyStart: Int64, snapshotBytes: Int64, blobFiles: Int, end: Int64, target: (database: String, blobFolder: String)?) {
+    init(path: String, bodyStart: Int64, snapshotBytes: Int64, blobFiles: Int, end: Int64, database: String?) {
         self.path = path
         self.snapshotBytes = snapshotBytes
         self.blobFiles = blobFiles
         self.end = end
-        self.target = target
+        self.database = database
         remaining = bodyStart
     }
 
@@ -53,11 +57,11 @@ final class SnapshotBaselineSplitter {
         return file.finalizeHex()
     }
 
-    /// Removes every file it wrote.
+    /// Removes the database file it wrote.
     func removeWritten() {
         output?.abandon()
         output = nil
-        for file in written { unlink(file) }
+        if let written { unlink(written) }
     }
 
     private func consume(_ block: UnsafeRawBufferPointer) throws {
@@ -94,7 +98,10 @@ final class SnapshotBaselineSplitter {
         case .prefix:
             part = .database
             remaining = snapshotBytes
-            if let target { try open(target.database) }
+            if let database {
+                output = try BlockFileWriter(creating: database, for: database)
+                written = database
+            }
             if remaining == 0 { try advance() }
         case .database, .blob:
             try output?.finish(syncing: false)
@@ -121,20 +128,9 @@ final class SnapshotBaselineSplitter {
         }
         part = .blob
         remaining = Int64(size)
-        if let target {
-            let hex = SHA256.hex(Array(blobPrefix[0..<32]))
-            let folder = "\(target.blobFolder)/\(hex.prefix(2))"
-            for made in [target.blobFolder, folder] where mkdir(made, 0o755) != 0 && errno != EEXIST {
-                throw ContainerError(.io, path: made, message: "cannot be created: \(String(cString: strerror(errno)))", hint: "check free space and permissions")
-            }
-            // The same blob twice in one baseline (a damaged or hostile file): the first is kept.
-            if access("\(folder)/\(hex)", F_OK) != 0 { try open("\(folder)/\(hex)") }
+        if database != nil, let digest = PackedBlobs.Digest(bytes: blobPrefix[0..<32]), places[digest] == nil {
+            places[digest] = PackedBlobs.Place(offset: position, bytes: remaining)
         }
         if remaining == 0 { try advance() }
-    }
-
-    private func open(_ file: String) throws {
-        output = try BlockFileWriter(creating: file, for: file)
-        written.append(file)
     }
 }

@@ -55,16 +55,16 @@ extension SyncNamespace {
         return (header, sha)
     }
 
-    /// Checks a snapshot baseline and writes its database file to `database` and its blob files
-    /// into `blobFolder` (laid out as a store's), for a peer that imports it; nothing is left
-    /// written when it is damaged.
-    public func extractSnapshotBaseline(_ name: String, database: String, blobFolder: String) throws -> BaselineHeader {
+    /// Checks a snapshot baseline and writes its database file to `database`, for a peer that
+    /// imports it; its blobs are read where they lie in the baseline (``PackedBlobs``). Nothing is
+    /// left written when it is damaged.
+    public func extractSnapshotBaseline(_ name: String, database: String) throws -> (header: BaselineHeader, blobs: PackedBlobs) {
         let path = "\(baselineFolder)/\(name)"
         guard let header = baselineHeader(name), header.format == BaselineHeader.snapshotFormat else {
             throw SnapshotBaseline.damaged(path, "it is not a snapshot baseline")
         }
         try requireOwn(header, path: path)
-        return try SnapshotBaseline.read(path, into: (database, blobFolder)).header
+        return try SnapshotBaseline.extract(path, database: database)
     }
 
     private func requireOwn(_ header: BaselineHeader, path: String) throws {

@@ -37,11 +37,15 @@ struct BlobStore: Sendable {
     /// Where a batch's files are written ahead of its rows, one batch at a time
     /// (``BulkLoad/startWritingBlobFiles(of:)``).
     let writeQueue: DispatchQueue
+    /// Where blobs are read instead of the folder, when they lie in another file (a snapshot
+    /// baseline's): ``read(digest:)`` reads there.
+    let packed: PackedBlobs?
 
-    /// The blob folder of the store at `storePath`.
-    init(storePath: String) {
+    /// The blob folder of the store at `storePath`; its blobs read from `packed` when given.
+    init(storePath: String, packed: PackedBlobs? = nil) {
         directory = Self.directory(ofStoreAt: storePath)
         writeQueue = DispatchQueue(label: "storekeep.blobs")
+        self.packed = packed
     }
 
     /// The blob folder of the store at `storePath`.
@@ -111,11 +115,13 @@ struct BlobStore: Sendable {
     ///
     /// Only a regular file in real folders is read: a digest that is not one, a symbolic link
     /// (the file's or its folder's) or a special file is refused, so that a reference or a link
-    /// written around storekeep cannot make it read outside the store's folder.
+    /// written around storekeep cannot make it read outside the store's folder. With `packed`,
+    /// the blob is read there, checked against its digest.
     func read(digest hex: String) throws -> Data {
         guard Self.digest(inReference: Self.referencePrefix + hex) != nil else {
             throw POSIXError(.EINVAL)
         }
+        if let packed { return try packed.read(digest: hex) }
         let file = fileURL(forDigest: hex)
         for folder in [directory.path, file.deletingLastPathComponent().path] where BlobFolderEntryKind(at: folder) != .folder {
             throw POSIXError(BlobFolderEntryKind(at: folder) == nil ? .ENOENT : .ELOOP)

@@ -33,7 +33,7 @@ public final class SyncStore: Sendable {
     let database: DatabaseQueue
     let blobs: BlobStore
 
-    private init(path: String, metadata: StoreMetadata, model: ManagedModel, database: DatabaseQueue, readOnly: Bool) {
+    private init(path: String, metadata: StoreMetadata, model: ManagedModel, database: DatabaseQueue, readOnly: Bool, packedBlobs: PackedBlobs? = nil) {
         self.path = path
         self.metadata = metadata
         self.model = model
@@ -47,7 +47,7 @@ public final class SyncStore: Sendable {
         self.syncSchemas = Dictionary(uniqueKeysWithValues: model.entities.compactMap { entity in
             SyncEntitySchema(entity: entity.name, layout: layout, model: model).map { (entity.name, $0) }
         })
-        self.blobs = BlobStore(storePath: path)
+        self.blobs = BlobStore(storePath: path, packed: packedBlobs)
     }
 
     /// The folder that holds the store's external binary values.
@@ -181,11 +181,14 @@ public final class SyncStore: Sendable {
     ///     unbuilt (``create(at:model:contentName:peerID:accountToken:deferIndexes:)``), build them
     ///     now (the default), so that ordinary writes meet every index; a migration resuming its bulk
     ///     load passes `false`.
+    ///   - packedBlobs: where the store's blob files are read instead of its blob folder (a
+    ///     snapshot baseline's, read where they lie in it; each read checked against its digest).
     /// - Throws: ``StoreError`` (`notFound`, `notSQLite`, `notAStore`, `unknownFormat`, `damaged`,
     ///   `modelMismatch`, `busy`, `io`; `invalidRequest` when pending indexes find two records with
     ///   one global ID).
     public static func open(
-        at path: String, expecting expected: ManagedModel? = nil, readOnly: Bool = false, buildingPendingIndexes: Bool = true
+        at path: String, expecting expected: ManagedModel? = nil, readOnly: Bool = false, buildingPendingIndexes: Bool = true,
+        packedBlobs: PackedBlobs? = nil
     ) throws -> SyncStore {
         prepareSQLite()
         guard FileManager.default.fileExists(atPath: path) else {
@@ -210,7 +213,7 @@ public final class SyncStore: Sendable {
         if let expected {
             try StoreReader.requireModel(expected, matches: model, metadata: metadata, path: path)
         }
-        let store = SyncStore(path: path, metadata: metadata, model: model, database: queue, readOnly: readOnly)
+        let store = SyncStore(path: path, metadata: metadata, model: model, database: queue, readOnly: readOnly, packedBlobs: packedBlobs)
         if !readOnly, buildingPendingIndexes, try store.hasPendingIndexes() {
             try store.buildPendingIndexes()
         }

@@ -51,12 +51,15 @@ import Testing
         #expect(header.format == BaselineHeader.snapshotFormat && header.blobFiles == 3 && header.snapshotBytes == Int64(5 << 19))
         #expect(fixture.namespace.baselineHeader(fixture.header.fileName)?.vector == ["A": 7])
         let unpacked = fixture.folder.appendingPathComponent("unpacked.store").path
-        _ = try fixture.namespace.extractSnapshotBaseline(fixture.header.fileName, database: unpacked, blobFolder: unpacked + ".blobs")
+        let (_, packed) = try fixture.namespace.extractSnapshotBaseline(fixture.header.fileName, database: unpacked)
         #expect(try Data(contentsOf: URL(fileURLWithPath: unpacked)) == Data(contentsOf: URL(fileURLWithPath: fixture.database)))
+        #expect(packed.count == 3 && packed.path == path)
         for blob in fixture.blobs {
-            let file = "\(unpacked).blobs/\(blob.digest.prefix(2))/\(blob.digest)"
-            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(contentsOf: URL(fileURLWithPath: blob.path)))
+            #expect(try packed.read(digest: blob.digest) == Data(contentsOf: URL(fileURLWithPath: blob.path)))
         }
+        #expect(!FileManager.default.fileExists(atPath: unpacked + ".blobs"), "no blob file is copied out")
+        #expect(throws: POSIXError(.ENOENT)) { try packed.read(digest: String(repeating: "0", count: 64)) }
+        #expect(throws: POSIXError(.EINVAL)) { try packed.read(digest: "sha256") }
         // Published again (a rerun): the file is kept, its checksum the same.
         #expect(try fixture.namespace.publishSnapshotBaseline(header: fixture.header, database: fixture.database,
                                                               databaseBytes: Int64(5 << 19), blobs: fixture.blobs).sha256 == sha)
@@ -80,11 +83,30 @@ import Testing
         #expect(throws: ContainerError.self) { try fixture.namespace.verifyBaseline(fixture.header.fileName) }
         let unpacked = fixture.folder.appendingPathComponent("unpacked.store").path
         #expect(throws: ContainerError.self) {
-            try fixture.namespace.extractSnapshotBaseline(fixture.header.fileName, database: unpacked, blobFolder: unpacked + ".blobs")
+            try fixture.namespace.extractSnapshotBaseline(fixture.header.fileName, database: unpacked)
         }
         #expect(!FileManager.default.fileExists(atPath: unpacked))
-        let left = (try? FileManager.default.subpathsOfDirectory(atPath: unpacked + ".blobs")) ?? []
-        #expect(left.allSatisfy { !$0.contains(".") && $0.count == 2 }, "only empty sub-folders may stay: \(left)")
+        #expect(!FileManager.default.fileExists(atPath: unpacked + ".blobs"))
+    }
+
+    @Test("a blob changed in the baseline after it was checked is refused when read, not handed on")
+    func blobChangedAfterTheCheck() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let (path, _) = try fixture.namespace.publishSnapshotBaseline(header: fixture.header, database: fixture.database,
+                                                                      databaseBytes: Int64(5 << 19), blobs: fixture.blobs)
+        let unpacked = fixture.folder.appendingPathComponent("unpacked.store").path
+        let (_, packed) = try fixture.namespace.extractSnapshotBaseline(fixture.header.fileName, database: unpacked)
+        // The last blob (3 MiB) ends just before the 32-byte checksum: change a byte in its middle, in place.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let offset = try handle.seekToEnd() - 32 - UInt64(fixture.blobs[2].bytes / 2)
+        try handle.seek(toOffset: offset)
+        let byte = try #require(try handle.read(upToCount: 1)?.first)
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: [byte ^ 0xff])
+        try handle.close()
+        #expect(throws: POSIXError(.EIO)) { try packed.read(digest: fixture.blobs[2].digest) }
+        #expect(try packed.read(digest: fixture.blobs[1].digest) == Data(contentsOf: URL(fileURLWithPath: fixture.blobs[1].path)))
     }
 
     @Test("a source that changed size while copied is an error and publishes nothing")

@@ -84,6 +84,29 @@ import Testing
         #expect(try store.record(GlobalID("c"))?.values["picture"] == .binary(picture))
     }
 
+    /// A snapshot baseline's store is opened with its blobs where they lie in the baseline file.
+    @Test func packedBlobsAreReadWhereTheyLieAndCheckedAgainstTheirDigest() throws {
+        let folder = try TemporaryFolder()
+        let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")
+        let first = Data((0..<5_000).map { UInt8($0 % 253) }), second = Data(repeating: 9, count: 6_000)
+        let (a, b) = try store.save(author: "t") { tx in
+            (try tx.insert("Attachment", values: ["data": .binary(first)]), try tx.insert("Attachment", values: ["data": .binary(second)]))
+        }
+        // Both values one after another in one file; the second's place is given wrongly (the first's bytes).
+        let packedPath = folder.path("packed")
+        try (Data("head".utf8) + first + second).write(to: URL(fileURLWithPath: packedPath))
+        let places = [
+            try #require(PackedBlobs.Digest(hex: SHA256.hexDigest(of: first))): PackedBlobs.Place(offset: 4, bytes: Int64(first.count)),
+            try #require(PackedBlobs.Digest(hex: SHA256.hexDigest(of: second))): PackedBlobs.Place(offset: 4, bytes: Int64(second.count)),
+        ]
+        try FileManager.default.removeItem(at: store.blobDirectory)
+        let snapshot = try SyncStore.open(at: store.path, packedBlobs: PackedBlobs(path: packedPath, places: places))
+        #expect(try snapshot.record(a)?.values["data"] == .binary(first))
+        #expect(throws: StoreError.self) { try snapshot.record(b) }
+        let error = try #require(throws: StoreError.self) { try snapshot.exportBaseline(into: BaselineEncoder()) }
+        #expect(error.reason == .damaged && error.description.contains(packedPath), "\(error)")
+    }
+
     @Test func aMissingBlobFileIsReportedNotInvented() throws {
         let folder = try TemporaryFolder()
         let store = try SyncStore.create(at: folder.path("w.store"), model: TestModels.workspace(), contentName: "W")

@@ -43,9 +43,10 @@ enum SnapshotBaselines {
     /// Merges the baseline `name` into `store`, whatever its format, after checking that it still
     /// covers `vector` (what its header said when it was chosen). A format-1 body is read a block
     /// and merged a zstd frame at a time (``SyncNamespace/readBaseline(_:parts:)``); a
-    /// snapshot is checked and unpacked into a folder beside `store` (`.<name>.baseline-<pid>`,
-    /// removed afterwards), opened as a store of `store`'s model, and its content encoded and
-    /// merged a part (``partBytes``) at a time, in the one SQLite transaction of
+    /// snapshot is checked and its database file unpacked into a folder beside `store`
+    /// (`.<name>.baseline-<pid>`, removed afterwards), opened as a store of `store`'s model whose
+    /// blobs are read where they lie in the baseline, and its content encoded and merged a part
+    /// (``partBytes``) at a time, in the one SQLite transaction of
     /// ``SyncStore/applyBaseline(coverage:parts:)``.
     ///
     /// - Returns: what the merge did.
@@ -80,10 +81,11 @@ enum SnapshotBaselines {
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let database = "\(scratch)/snapshot.store"
-        let coverage = try checked(try namespace.extractSnapshotBaseline(name, database: database, blobFolder: database + ".blobs"))
+        let (header, blobs) = try namespace.extractSnapshotBaseline(name, database: database)
+        let coverage = try checked(header)
         let snapshot: SyncStore
         do {
-            snapshot = try SyncStore.open(at: database, expecting: store.model)
+            snapshot = try SyncStore.open(at: database, expecting: store.model, packedBlobs: blobs)
         } catch let error as StoreError {
             throw UnusableSnapshot(error: error)
         }

@@ -63,6 +63,11 @@ struct RowPayloadBuilder {
                     do {
                         value = .binary(try store.blobs.read(digest: hex))
                     } catch {
+                        if let packed = store.blobs.packed {
+                            throw StoreError(.damaged, path: store.path,
+                                             message: "the external value \(hex) of \(schema.entity) \(globalID) is not in \(packed.path) as it was when checked (missing, or not of its SHA-256)",
+                                             hint: "the file changed after it was read; run the same command again")
+                        }
                         throw StoreError(.damaged, path: store.path,
                                          message: "the external value \(hex) of \(schema.entity) \(globalID) is missing (\(store.blobs.fileURL(forDigest: hex).path))",
                                          hint: "restore the blob folder from a backup; `storekeep check` lists every missing file")
