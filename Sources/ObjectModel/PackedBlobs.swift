@@ -30,10 +30,12 @@ public final class PackedBlobs: Sendable {
             self.init(bytes: bytes)
         }
 
+        /// Whether two digests are the same 32 bytes.
         public static func == (lhs: Digest, rhs: Digest) -> Bool {
             lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
         }
 
+        /// Feeds the four words to `hasher`.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(words.0)
             hasher.combine(words.1)
