@@ -14,4 +14,15 @@ enum DeadProcessLeftovers {
             try? FileManager.default.removeItem(atPath: "\(folder)/\(entry)")
         }
     }
+
+    /// The path `.<store's file name>.<kind>-<pid>` beside the store at `storePath`, for a scratch
+    /// file or folder of this process, once those that processes no longer running left under the
+    /// same kind are removed.
+    static func scratchPath(beside storePath: String, kind: String) -> String {
+        let store = URL(fileURLWithPath: storePath)
+        let folder = store.deletingLastPathComponent().path
+        let prefix = ".\(store.lastPathComponent).\(kind)-"
+        remove(in: folder, prefixes: [prefix])
+        return "\(folder)/\(prefix)\(getpid())"
+    }
 }

@@ -45,6 +45,13 @@ enum FramedFile {
         return file
     }
 
+    /// The error for a file at `path` that is not a usable framed file of its kind (`what`: "log",
+    /// "baseline"), saying what is wrong.
+    static func damaged(_ what: String, path: String, _ problem: String) -> ContainerError {
+        ContainerError(.damagedLog, path: path, message: "is not a usable \(what): \(problem)",
+                       hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
+    }
+
     /// What comes before the body: the signature, the header's length and the header (JSON with
     /// sorted keys).
     static func prefix<H: Header>(signature: [UInt8], header: H) throws -> [UInt8] {
@@ -83,10 +90,7 @@ enum FramedFile {
     /// (an empty body is returned): to know that a file is whole, at the cost of one SHA-256 pass.
     static func decode<H: Header>(_ bytes: [UInt8], signature: [UInt8], as: H.Type, what: String, path: String,
                                   decodingBody: Bool = true) throws -> (H, [UInt8]) {
-        func damaged(_ problem: String) -> ContainerError {
-            ContainerError(.damagedLog, path: path, message: "is not a usable \(what): \(problem)",
-                           hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
-        }
+        func damaged(_ problem: String) -> ContainerError { Self.damaged(what, path: path, problem) }
         guard bytes.count >= signature.count + 4 + 32 else { throw damaged("it is only \(bytes.count) bytes long") }
         guard Array(bytes[0..<signature.count]) == signature else { throw damaged("it does not start with the \(what) signature") }
         let checked = bytes.count - 32

@@ -45,8 +45,7 @@ final class FramedFileStreamReader<H: FramedFile.Header> {
 
     /// The error for a file that is not a usable framed file of this kind.
     func damaged(_ problem: String) -> ContainerError {
-        ContainerError(.damagedLog, path: path, message: "is not a usable \(what): \(problem)",
-                       hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
+        FramedFile.damaged(what, path: path, problem)
     }
 
     private func consume(_ block: UnsafeRawBufferPointer, body: (H, UnsafeRawBufferPointer) throws -> Void) throws {

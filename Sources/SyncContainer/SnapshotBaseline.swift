@@ -167,7 +167,6 @@ public enum SnapshotBaseline {
     }
 
     static func damaged(_ path: String, _ problem: String) -> ContainerError {
-        ContainerError(.damagedLog, path: path, message: "is not a usable baseline: \(problem)",
-                       hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
+        FramedFile.damaged("baseline", path: path, problem)
     }
 }

@@ -86,10 +86,7 @@ extension SyncNamespace {
             try requireFormatOne(header, path: path)
             checked = true
         }
-        let damaged = { (problem: String) in
-            ContainerError(.damagedLog, path: path, message: "is not a usable baseline: \(problem)",
-                           hint: "the file is damaged or was not written by storekeep (see docs/container.md)")
-        }
+        let damaged = { (problem: String) in FramedFile.damaged("baseline", path: path, problem) }
         let (header, _) = try FramedFileStreamReader<BaselineHeader>.read(path, storage: storage, signature: Self.baselineSignature, what: "baseline") { header, block in
             try check(header)
             if header.compression == "zstd" {

@@ -69,11 +69,7 @@ enum SnapshotBaselines {
                 _ = try checked(read)
             }
         }
-        let storeURL = URL(fileURLWithPath: store.path)
-        let folder = storeURL.deletingLastPathComponent().path
-        let prefix = ".\(storeURL.lastPathComponent).baseline-"
-        DeadProcessLeftovers.remove(in: folder, prefixes: [prefix])
-        let scratch = "\(folder)/\(prefix)\(getpid())"
+        let scratch = DeadProcessLeftovers.scratchPath(beside: store.path, kind: "baseline")
         try? FileManager.default.removeItem(atPath: scratch)
         guard mkdir(scratch, 0o700) == 0 else {
             throw ContainerError(.io, path: scratch, message: "cannot be created to unpack a baseline: \(String(cString: strerror(errno)))",

@@ -87,13 +87,10 @@ extension SyncSession {
         guard !options.dryRun, try store.accountBaselinePending() else { return }
         // Written a part at a time through a file beside the store, so that its memory does not
         // grow with the store (the store's large values are in it).
-        let storeURL = URL(fileURLWithPath: store.path)
-        let folder = storeURL.deletingLastPathComponent().path
-        let prefix = ".\(storeURL.lastPathComponent).account-baseline-"
-        DeadProcessLeftovers.remove(in: folder, prefixes: [prefix])
+        let scratch = DeadProcessLeftovers.scratchPath(beside: store.path, kind: "account-baseline")
         var encoder: BaselineEncoder?
         var coverage: BaselineCoverage?
-        let (path, _) = try namespace.publishBaseline(scratch: "\(folder)/\(prefix)\(getpid())", header: {
+        let (path, _) = try namespace.publishBaseline(scratch: scratch, header: {
             guard let encoder, let coverage else { throw CancellationError() }
             return BaselineHeader(contentName: namespace.contentName, modelHash: namespace.modelHash, peer: peer, vector: coverage.vector,
                                   latestClock: coverage.latestClock.rawValue, records: encoder.records, memberships: encoder.memberships,
