@@ -41,4 +41,55 @@ enum BlockFileReader {
             throw ContainerError(.io, path: path, message: "changed while it was copied (\(read) bytes, not \(expected))", hint: "run the command again")
         }
     }
+
+    /// Adds bytes `range` of the file at `path` to the digest in `box`, read with `pread` a block
+    /// at a time: a read-back of what a writer (another thread, maybe still appending) has written.
+    ///
+    /// - Throws: ``ContainerError`` `io` when the file ends before `range` does or cannot be read.
+    static func hash(_ path: String, range: Range<Int64>, into box: DigestBox) throws {
+        try withDescriptor(path) { input in
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes, alignment: 16)
+            defer { block.deallocate() }
+            var offset = range.lowerBound
+            while offset < range.upperBound, let base = block.baseAddress {
+                let count = pread(input, base, Int(min(Int64(block.count), range.upperBound - offset)), off_t(offset))
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw unreadable(path, at: offset, count < 0 ? String(cString: strerror(errno)) : "the file ends there") }
+                box.digest?.update(bytes: UnsafeRawBufferPointer(start: base, count: count))
+                offset += Int64(count)
+            }
+        }
+    }
+
+    /// At most `count` bytes of the file at `path` from `offset` (fewer where it ends).
+    static func bytes(of path: String, at offset: Int64, count: Int) throws -> [UInt8] {
+        try withDescriptor(path) { input in
+            var bytes = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let read = bytes.withUnsafeMutableBytes { buffer -> Int in
+                    guard let base = buffer.baseAddress else { return 0 }
+                    return pread(input, base + filled, count - filled, off_t(offset) + off_t(filled))
+                }
+                if read < 0, errno == EINTR { continue }
+                guard read >= 0 else { throw unreadable(path, at: offset + Int64(filled), String(cString: strerror(errno))) }
+                if read == 0 { break }
+                filled += read
+            }
+            return Array(bytes[0..<filled])
+        }
+    }
+
+    private static func withDescriptor<Result>(_ path: String, _ body: (Int32) throws -> Result) throws -> Result {
+        let input = open(path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw ContainerError(.io, path: path, message: "cannot be opened to be read back: \(String(cString: strerror(errno)))", hint: "check the disk or share")
+        }
+        defer { _ = close(input) }
+        return try body(input)
+    }
+
+    private static func unreadable(_ path: String, at offset: Int64, _ reason: String) -> ContainerError {
+        ContainerError(.io, path: path, message: "cannot be read back at byte \(offset): \(reason)", hint: "check the disk or share, then run the same command again")
+    }
 }

@@ -22,6 +22,12 @@ public protocol ContainerStorage: Sendable {
     /// - Throws: ``ContainerError`` when it exists and cannot be read.
     func read(_ path: String, limit: Int?) throws -> Data?
 
+    /// The whole of `path` as bytes, or `nil` when there is no such file: what a log is decoded
+    /// from, read without a copy where the storage can (``FolderStorage``).
+    ///
+    /// - Throws: ``ContainerError`` when it exists and cannot be read.
+    func readBytes(_ path: String) throws -> [UInt8]?
+
     /// Writes `bytes` to `path` durably, making the folders it needs.
     ///
     /// - Parameter replacing: when `false`, a file at `path` is left as it is and the write fails
@@ -103,6 +109,9 @@ public protocol ContainerStorage: Sendable {
 extension ContainerStorage {
     /// The whole of `path`, or `nil` when there is no such file.
     public func read(_ path: String) throws -> Data? { try read(path, limit: nil) }
+
+    /// The whole of `path` as bytes, copied out of ``read(_:limit:)``.
+    public func readBytes(_ path: String) throws -> [UInt8]? { try read(path, limit: nil).map { [UInt8]($0) } }
 
     /// Writes `data` to `path` durably (see ``write(_:to:replacing:)``).
     public func write(_ data: Data, to path: String, replacing: Bool) throws {

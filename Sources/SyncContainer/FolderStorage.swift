@@ -25,15 +25,20 @@ public struct FolderStorage: ContainerStorage {
 
     /// The bytes of `path`, or `nil` when there is no such file.
     public func read(_ path: String, limit: Int?) throws -> Data? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ContainerError(.io, path: path, message: "cannot be read", hint: "check the container's permissions")
-        }
-        defer { try? handle.close() }
+        try readAll(path, limit: limit).map { Data($0) }
+    }
+
+    /// The bytes of `path` read straight into an array (``DurableFile/readAll(of:limit:)``), or
+    /// `nil` when there is no such file.
+    public func readBytes(_ path: String) throws -> [UInt8]? {
+        try readAll(path, limit: nil)
+    }
+
+    private func readAll(_ path: String, limit: Int?) throws -> [UInt8]? {
         do {
-            return try (limit.map { try handle.read(upToCount: $0) } ?? handle.readToEnd()) ?? Data()
-        } catch {
-            throw ContainerError(.io, path: path, message: "cannot be read: \(error.localizedDescription)", hint: "check the disk or share")
+            return try DurableFile.readAll(of: path, limit: limit)
+        } catch let failure as DurableFile.Failure {
+            throw ContainerError(.io, path: path, message: "cannot be read: \(failure.reason)", hint: "check the disk, the share and the container's permissions")
         }
     }
 

@@ -24,8 +24,10 @@ public enum SnapshotBaseline {
 
     /// Writes a snapshot baseline to `path` durably (temporary name, fsync, published without
     /// replacing: a baseline of the same name is the same content, and is kept), and reads it back
-    /// and checks it before it is published (while it is fsynced); one found already there is
-    /// checked the same way.
+    /// and checks it before it is published: every byte before the trailer, hashed from the file
+    /// written, must give the checksum computed from the sources, and the file must end with it.
+    /// The database's copy is read back while its source is still being hashed, the rest while the
+    /// file is fsynced. One found already there is checked with ``verify(_:)``.
     ///
     /// - Parameters:
     ///   - database: the store's database file, which must not change while it is copied (the
@@ -33,6 +35,14 @@ public enum SnapshotBaseline {
     /// - Returns: the SHA-256 of the whole file (what a redirect names), as read back.
     /// - Throws: ``ContainerError`` (`io`, `diskFull`; `io` when a source changed size while copied).
     public static func write(header base: BaselineHeader, database: String, databaseBytes: Int64, blobs: [BlobFile], to path: String) throws -> String {
+        try write(header: base, database: database, databaseBytes: databaseBytes, blobs: blobs, to: path) { _, _ in }
+    }
+
+    /// ``write(header:database:databaseBytes:blobs:to:)``, calling `partWritten` with each part's
+    /// name (`database`, then `blobs`) and the temporary file once that part is in it: where tests
+    /// change what was written before it is read back.
+    static func write(header base: BaselineHeader, database: String, databaseBytes: Int64, blobs: [BlobFile], to path: String,
+                      partWritten: (String, String) throws -> Void) throws -> String {
         var header = base
         header.format = BaselineHeader.snapshotFormat
         header.compression = "none"
@@ -58,11 +68,18 @@ public enum SnapshotBaseline {
                 try output.write(bytes)
             }
             // The database is copied by the kernel while another thread hashes it (both read the
-            // same file, which the caller holds still); the read-back check below covers the copy.
+            // same file, which the caller holds still), and the copy is read back (hashed from the
+            // file written) on a third while the source is still being hashed.
             let hashing = BackgroundWork { try BlockFileReader.hash(database, bytes: databaseBytes, into: box) }
             let copied = Result { try output.append(copyingFile: database, bytes: databaseBytes) }
+            let changed = Result { try partWritten("database", temporary) }
+            let copiedEnd = Int64(prefix.count) + databaseBytes
+            let readBox = DigestBox(SHA256())
+            let readingBack = BackgroundWork { try BlockFileReader.hash(temporary, range: 0..<copiedEnd, into: readBox) }
+            defer { _ = try? readingBack.wait() }
             try hashing.wait()
             try copied.get()
+            try changed.get()
             for blob in blobs {
                 guard let raw = SHA256.digestBytes(ofHex: blob.digest) else {
                     throw ContainerError(.io, path: blob.path, message: "is not named by a SHA-256", hint: "run `storekeep check` on the store")
@@ -75,6 +92,8 @@ public enum SnapshotBaseline {
                 }
                 try BlockFileReader.hash(blob.path, bytes: blob.bytes, into: box, copyingTo: output)
             }
+            try output.flushBuffer()
+            try partWritten("blobs", temporary)
             guard let digest = box.digest.take() else { throw ContainerError(.io, path: path, message: "was not hashed", hint: "") }
             let whole = digest.copy()
             let trailer = digest.finalize()
@@ -82,14 +101,21 @@ public enum SnapshotBaseline {
             var file = whole
             file.update(bytes: trailer.withUnsafeBytes { $0 })
             let expected = file.finalizeHex()
-            // The read-back check runs while the file is fsynced: both wait on the disk, not on each other.
+            let trailerStart = Int64(prefix.count) + body
+            // The rest is read back while the file is fsynced: both wait on the disk, not on each other.
             try output.flushBuffer()
             // The writer is the syncing thread's alone until it is waited for: this one reads the file by its name.
             nonisolated(unsafe) let writer = output
             let syncing = BackgroundWork { try writer.finish() }
-            let readBack = Result { try read(temporary, database: nil) }
+            let readBack = Result { () -> Bool in
+                try readingBack.wait()
+                try BlockFileReader.hash(temporary, range: copiedEnd..<trailerStart, into: readBox)
+                // What was written before the trailer hashes to it, and the file ends with it.
+                let onDisk = try BlockFileReader.bytes(of: temporary, at: trailerStart, count: trailer.count + 1)
+                return readBox.digest.take()?.finalize() == trailer && onDisk == trailer
+            }
             try syncing.wait()
-            guard case .success(let checked) = readBack, checked.sha256 == expected else {
+            guard case .success(true) = readBack else {
                 unlink(temporary)
                 if case .failure(let error) = readBack { throw error }
                 throw ContainerError(.io, path: path, message: "does not read back as written", hint: "check the disk or share, then run the same command again")

@@ -93,10 +93,10 @@ public struct SyncNamespace: Sendable {
     /// - Throws: ``ContainerError`` `damagedLog` or `foreignLog`.
     public func readLog(_ name: LogName, of peer: String, decodingBody: Bool = true) throws -> (LogHeader, [UInt8]) {
         let path = "\(logFolder(peer))/\(name.fileName)"
-        guard let data = try storage.read(path) else {
+        guard let bytes = try storage.readBytes(path) else {
             throw ContainerError(.missingLog, path: path, message: "is gone", hint: "another peer's archive may have removed it; run sync again")
         }
-        let (header, body) = try LogFile.decode(Array(data), path: path, decodingBody: decodingBody)
+        let (header, body) = try LogFile.decode(bytes, path: path, decodingBody: decodingBody)
         var wrong: [String] = []
         if header.contentName != contentName { wrong.append("content name \(header.contentName), not \(contentName)") }
         if header.modelHash != modelHash { wrong.append("model hash \(header.modelHash.prefix(12)), not \(modelHash.prefix(12))") }

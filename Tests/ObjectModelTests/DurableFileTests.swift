@@ -26,6 +26,25 @@ struct DurableFileTests {
         #expect(FileManager.default.contents(atPath: folder + "/empty") == Data())
     }
 
+    @Test("readAll gives a file whole or its first bytes, nil when there is none, and reads on past the size a file had when opened")
+    func readAll() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bytes = Data((0..<((3 << 20) + 5)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try DurableFile.write(bytes, to: folder + "/a.bin")
+        #expect(try DurableFile.readAll(of: folder + "/a.bin").map { Data($0) } == bytes)
+        #expect(try DurableFile.readAll(of: folder + "/a.bin", limit: 10) == Array(bytes.prefix(10)))
+        #expect(try DurableFile.readAll(of: folder + "/a.bin", limit: 0) == [])
+        #expect(try DurableFile.readAll(of: folder + "/a.bin", limit: 4 << 20)?.count == bytes.count)
+        try DurableFile.write(Data(), to: folder + "/empty")
+        #expect(try DurableFile.readAll(of: folder + "/empty") == [])
+        #expect(try DurableFile.readAll(of: folder + "/missing") == nil)
+        let failure = #expect(throws: DurableFile.Failure.self) { try DurableFile.readAll(of: folder) }
+        #expect(failure?.code == EISDIR)
+        // A file whose size says 0 when opened (the kernel's own files) is read to its end all the same.
+        let status = try #require(try DurableFile.readAll(of: "/proc/self/status"))
+        #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:") && status.count > 100)
+    }
+
     @Test("replacing: false refuses an existing file with EEXIST and leaves it as it was; the default replaces")
     func noOverwrite() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }

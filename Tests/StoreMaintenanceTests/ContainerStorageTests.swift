@@ -78,4 +78,17 @@ import Testing
         #expect(try namespace.remove(path))
         #expect(try !namespace.remove(path))
     }
+
+    @Test func aFolderReadsWholeFilesAsBytesAndNamesOneItCannotRead() throws {
+        let folder = NSTemporaryDirectory() + "folder-storage-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let storage = FolderStorage()
+        let bytes = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        try bytes.withUnsafeBytes { try storage.write($0, to: folder + "/a.bin", replacing: false) }
+        #expect(try storage.readBytes(folder + "/a.bin") == bytes)
+        #expect(try storage.read(folder + "/a.bin", limit: 3) == Data(bytes.prefix(3)))
+        #expect(try storage.readBytes(folder + "/missing") == nil)
+        let error = #expect(throws: ContainerError.self) { try storage.readBytes(folder) }
+        #expect(error?.reason == .io && error?.path == folder)
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectModel
-import SyncContainer
+@testable import SyncContainer
 import Testing
 
 /// ``SnapshotBaseline`` on files larger than its one-megabyte block: what is written comes back
@@ -119,5 +119,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.baselinePath))
         let temporaries = (try? FileManager.default.contentsOfDirectory(atPath: fixture.namespace.baselineFolder)) ?? []
         #expect(temporaries.isEmpty, "\(temporaries)")
+    }
+
+    @Test("a byte of the copy that differs from its source when read back is refused, and nothing is published",
+          arguments: ["database", "blobs"])
+    func copyReadBackDiffers(part: String) throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let error = #expect(throws: ContainerError.self) {
+            _ = try SnapshotBaseline.write(header: fixture.header, database: fixture.database, databaseBytes: Int64(5 << 19),
+                                           blobs: fixture.blobs, to: fixture.baselinePath) { written, temporary in
+                guard written == part else { return }
+                // A byte the disk gives back changed: in the database's copy, or in the last blob.
+                let handle = try FileHandle(forUpdating: URL(fileURLWithPath: temporary))
+                defer { try? handle.close() }
+                let offset: UInt64 = part == "database" ? 1 << 20 : try handle.seekToEnd() - 100
+                try handle.seek(toOffset: offset)
+                let byte = try handle.read(upToCount: 1) ?? Data()
+                try handle.seek(toOffset: offset)
+                handle.write(Data([~(byte.first ?? 0)]))
+            }
+        }
+        #expect(error?.message == "does not read back as written")
+        #expect(!FileManager.default.fileExists(atPath: fixture.baselinePath))
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: fixture.namespace.baselineFolder)) ?? []
+        #expect(left.isEmpty, "\(left)")
     }
 }

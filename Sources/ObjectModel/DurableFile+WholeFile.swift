@@ -1,0 +1,51 @@
+import Foundation
+
+extension DurableFile {
+    /// The bytes of the file at `path` (its first `limit` bytes, when given), read straight into
+    /// the array that is returned: the size the file has when it is opened in as few `read(2)`
+    /// calls as the kernel allows, then what it grew by since, a block at a time.
+    ///
+    /// - Returns: `nil` when there is no file at `path`.
+    /// - Throws: ``Failure`` when it exists and cannot be opened or read.
+    public static func readAll(of path: String, limit: Int? = nil) throws -> [UInt8]? {
+        let input = open(path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Failure(path: path, reason: "open for reading: \(String(cString: strerror(errno)))", code: errno)
+        }
+        defer { _ = close(input) }
+        let cap = max(limit ?? Int.max, 0)
+        var facts = stat()
+        let size = fstat(input, &facts) == 0 ? max(Int(facts.st_size), 0) : 0
+        var failure: Failure?
+        var bytes = [UInt8](unsafeUninitializedCapacity: min(size, cap)) { buffer, count in
+            count = 0
+            while count < buffer.count, let base = buffer.baseAddress {
+                let read = Foundation.read(input, base + count, buffer.count - count)
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    failure = Failure(path: path, reason: "read: \(String(cString: strerror(errno)))", code: errno)
+                    return
+                }
+                if read == 0 { return }
+                count += read
+            }
+        }
+        if let failure { throw failure }
+        // Longer than it was when opened (or of no known size): the rest, a block at a time.
+        if bytes.count == size, bytes.count < cap {
+            var block = [UInt8](repeating: 0, count: 1 << 16)
+            while bytes.count < cap {
+                let want = min(block.count, cap - bytes.count)
+                let read = block.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, want) }
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(path: path, reason: "read: \(String(cString: strerror(errno)))", code: errno)
+                }
+                if read == 0 { break }
+                bytes.append(contentsOf: block[0..<read])
+            }
+        }
+        return bytes
+    }
+}
