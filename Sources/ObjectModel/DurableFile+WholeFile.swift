@@ -10,8 +10,10 @@ extension DurableFile {
     public static func readAll(of path: String, limit: Int? = nil) throws -> [UInt8]? {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
-            if errno == ENOENT { return nil }
-            throw Failure(path: path, reason: "open for reading: \(String(cString: strerror(errno)))", code: errno)
+            let code = errno
+            // No file there, or a file where a folder of the path should be: nothing to read.
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw Failure(path: path, reason: "open for reading: \(String(cString: strerror(code)))", code: code)
         }
         defer { _ = close(input) }
         let cap = max(limit ?? Int.max, 0)
@@ -23,8 +25,9 @@ extension DurableFile {
             while count < buffer.count, let base = buffer.baseAddress {
                 let read = Foundation.read(input, base + count, buffer.count - count)
                 if read < 0 {
-                    if errno == EINTR { continue }
-                    failure = Failure(path: path, reason: "read: \(String(cString: strerror(errno)))", code: errno)
+                    let code = errno
+                    if code == EINTR { continue }
+                    failure = Failure(path: path, reason: "read: \(String(cString: strerror(code)))", code: code)
                     return
                 }
                 if read == 0 { return }
@@ -32,19 +35,21 @@ extension DurableFile {
             }
         }
         if let failure { throw failure }
-        // Longer than it was when opened (or of no known size): the rest, a block at a time.
-        if bytes.count == size, bytes.count < cap {
-            var block = [UInt8](repeating: 0, count: 1 << 16)
-            while bytes.count < cap {
-                let want = min(block.count, cap - bytes.count)
-                let read = block.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, want) }
-                if read < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(path: path, reason: "read: \(String(cString: strerror(errno)))", code: errno)
-                }
-                if read == 0 { break }
-                bytes.append(contentsOf: block[0..<read])
+        // Longer than it was when opened (or of no known size): the rest, a block at a time, once a
+        // one-byte read says there is more.
+        guard bytes.count == size, bytes.count < cap else { return bytes }
+        var block: [UInt8] = [0]
+        while bytes.count < cap {
+            let want = min(block.count, cap - bytes.count)
+            let read = block.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, want) }
+            if read < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw Failure(path: path, reason: "read: \(String(cString: strerror(code)))", code: code)
             }
+            if read == 0 { break }
+            bytes.append(contentsOf: block[0..<read])
+            if block.count == 1 { block = [UInt8](repeating: 0, count: 1 << 16) }
         }
         return bytes
     }

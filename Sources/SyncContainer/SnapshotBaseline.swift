@@ -75,7 +75,10 @@ public enum SnapshotBaseline {
             let changed = Result { try partWritten("database", temporary) }
             let copiedEnd = Int64(prefix.count) + databaseBytes
             let readBox = DigestBox(SHA256())
-            let readingBack = BackgroundWork { try BlockFileReader.hash(temporary, range: 0..<copiedEnd, into: readBox) }
+            let readingBack = BackgroundWork { () throws -> Void in
+                try copied.get()
+                try BlockFileReader.hash(temporary, range: 0..<copiedEnd, into: readBox)
+            }
             defer { _ = try? readingBack.wait() }
             try hashing.wait()
             try copied.get()

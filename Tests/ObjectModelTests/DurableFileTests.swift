@@ -26,7 +26,7 @@ struct DurableFileTests {
         #expect(FileManager.default.contents(atPath: folder + "/empty") == Data())
     }
 
-    @Test("readAll gives a file whole or its first bytes, nil when there is none, and reads on past the size a file had when opened")
+    @Test("readAll gives a file whole or its first bytes, nil when there is none or a file stands for a folder of the path")
     func readAll() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let bytes = Data((0..<((3 << 20) + 5)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
@@ -40,9 +40,15 @@ struct DurableFileTests {
         #expect(try DurableFile.readAll(of: folder + "/missing") == nil)
         let failure = #expect(throws: DurableFile.Failure.self) { try DurableFile.readAll(of: folder) }
         #expect(failure?.code == EISDIR)
-        // A file whose size says 0 when opened (the kernel's own files) is read to its end all the same.
+        #expect(try DurableFile.readAll(of: folder + "/a.bin/under-a-file") == nil)
+    }
+
+    @Test("readAll reads on past the size a file had when opened: the kernel's own files, which say 0",
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
+    func readAllOfAGrowingFile() throws {
         let status = try #require(try DurableFile.readAll(of: "/proc/self/status"))
         #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:") && status.count > 100)
+        #expect(try DurableFile.readAll(of: "/proc/self/status", limit: 5) == Array("Name:".utf8))
     }
 
     @Test("replacing: false refuses an existing file with EEXIST and leaves it as it was; the default replaces")
