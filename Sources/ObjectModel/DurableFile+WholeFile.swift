@@ -19,38 +19,42 @@ extension DurableFile {
         let cap = max(limit ?? Int.max, 0)
         var facts = stat()
         let size = fstat(input, &facts) == 0 ? max(Int(facts.st_size), 0) : 0
-        var failure: Failure?
-        var bytes = [UInt8](unsafeUninitializedCapacity: min(size, cap)) { buffer, count in
-            count = 0
-            while count < buffer.count, let base = buffer.baseAddress {
-                let read = Foundation.read(input, base + count, buffer.count - count)
-                if read < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    failure = Failure(path: path, reason: "read: \(String(cString: strerror(code)))", code: code)
-                    return
-                }
-                if read == 0 { return }
-                count += read
-            }
+        var bytes = try [UInt8](unsafeUninitializedCapacity: min(size, cap)) { buffer, count in
+            count = try readFully(input, into: UnsafeMutableRawBufferPointer(buffer), at: 0, path: path)
         }
-        if let failure { throw failure }
         // Longer than it was when opened (or of no known size): the rest, a block at a time, once a
         // one-byte read says there is more.
         guard bytes.count == size, bytes.count < cap else { return bytes }
         var block: [UInt8] = [0]
         while bytes.count < cap {
             let want = min(block.count, cap - bytes.count)
-            let read = block.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, want) }
-            if read < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw Failure(path: path, reason: "read: \(String(cString: strerror(code)))", code: code)
+            let read = try block.withUnsafeMutableBytes { buffer in
+                try readFully(input, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: Int64(bytes.count), path: path)
             }
-            if read == 0 { break }
             bytes.append(contentsOf: block[0..<read])
+            if read < want { break }
             if block.count == 1 { block = [UInt8](repeating: 0, count: 1 << 16) }
         }
         return bytes
+    }
+
+    /// Reads from `descriptor` at `offset` (`pread`, again when interrupted) until `buffer` is full
+    /// or the file ends.
+    ///
+    /// - Returns: how many bytes were read: fewer than `buffer.count` only where the file ends.
+    /// - Throws: ``Failure`` naming `path`, with the system's code.
+    public static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, path: String) throws -> Int {
+        var done = 0
+        while done < buffer.count, let base = buffer.baseAddress {
+            let count = pread(descriptor, base + done, buffer.count - done, off_t(offset + Int64(done)))
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw Failure(path: path, reason: "read at byte \(offset + Int64(done)): \(String(cString: strerror(code)))", code: code)
+            }
+            if count == 0 { break }
+            done += count
+        }
+        return done
     }
 }

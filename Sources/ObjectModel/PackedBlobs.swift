@@ -90,17 +90,8 @@ public final class PackedBlobs: Sendable {
         guard let place = places[digest] else { throw POSIXError(.ENOENT) }
         guard place.bytes >= 0, place.bytes <= Int64(Int.max) else { throw POSIXError(.EIO) }
         var data = Data(count: Int(place.bytes))
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            var done = 0
-            while done < buffer.count, let base = buffer.baseAddress {
-                let count = pread(descriptor, base + done, buffer.count - done, off_t(place.offset + Int64(done)))
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
-        }
-        guard complete, SHA256.hexDigest(of: data) == hex else { throw POSIXError(.EIO) }
+        let read = data.withUnsafeMutableBytes { try? DurableFile.readFully(descriptor, into: $0, at: place.offset, path: path) }
+        guard read == data.count, SHA256.hexDigest(of: data) == hex else { throw POSIXError(.EIO) }
         return data
     }
 }

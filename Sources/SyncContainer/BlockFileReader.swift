@@ -51,11 +51,11 @@ enum BlockFileReader {
             let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes, alignment: 16)
             defer { block.deallocate() }
             var offset = range.lowerBound
-            while offset < range.upperBound, let base = block.baseAddress {
-                let count = pread(input, base, Int(min(Int64(block.count), range.upperBound - offset)), off_t(offset))
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { throw unreadable(path, at: offset, count < 0 ? String(cString: strerror(errno)) : "the file ends there") }
-                box.digest?.update(bytes: UnsafeRawBufferPointer(start: base, count: count))
+            while offset < range.upperBound {
+                let part = UnsafeMutableRawBufferPointer(rebasing: block[0..<Int(min(Int64(block.count), range.upperBound - offset))])
+                let count = try DurableFile.readFully(input, into: part, at: offset, path: path)
+                guard count == part.count else { throw unreadable(path, "it ends at byte \(offset + Int64(count))") }
+                box.digest?.update(bytes: UnsafeRawBufferPointer(part))
                 offset += Int64(count)
             }
         }
@@ -64,32 +64,26 @@ enum BlockFileReader {
     /// At most `count` bytes of the file at `path` from `offset` (fewer where it ends).
     static func bytes(of path: String, at offset: Int64, count: Int) throws -> [UInt8] {
         try withDescriptor(path) { input in
-            var bytes = [UInt8](repeating: 0, count: count)
-            var filled = 0
-            while filled < count {
-                let read = bytes.withUnsafeMutableBytes { buffer -> Int in
-                    guard let base = buffer.baseAddress else { return 0 }
-                    return pread(input, base + filled, count - filled, off_t(offset) + off_t(filled))
-                }
-                if read < 0, errno == EINTR { continue }
-                guard read >= 0 else { throw unreadable(path, at: offset + Int64(filled), String(cString: strerror(errno))) }
-                if read == 0 { break }
-                filled += read
+            try [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+                filled = try DurableFile.readFully(input, into: UnsafeMutableRawBufferPointer(buffer), at: offset, path: path)
             }
-            return Array(bytes[0..<filled])
         }
     }
 
+    /// Opens `path` for reading and hands the descriptor to `body`; a read that fails is reported
+    /// as the read-back of `path` failing.
     private static func withDescriptor<Result>(_ path: String, _ body: (Int32) throws -> Result) throws -> Result {
         let input = open(path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw ContainerError(.io, path: path, message: "cannot be opened to be read back: \(String(cString: strerror(errno)))", hint: "check the disk or share")
-        }
+        guard input >= 0 else { throw unreadable(path, "it cannot be opened: \(String(cString: strerror(errno)))") }
         defer { _ = close(input) }
-        return try body(input)
+        do {
+            return try body(input)
+        } catch let failure as DurableFile.Failure {
+            throw unreadable(path, failure.reason)
+        }
     }
 
-    private static func unreadable(_ path: String, at offset: Int64, _ reason: String) -> ContainerError {
-        ContainerError(.io, path: path, message: "cannot be read back at byte \(offset): \(reason)", hint: "check the disk or share, then run the same command again")
+    private static func unreadable(_ path: String, _ reason: String) -> ContainerError {
+        ContainerError(.io, path: path, message: "cannot be read back: \(reason)", hint: "check the disk or share, then run the same command again")
     }
 }
