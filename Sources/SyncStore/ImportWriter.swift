@@ -14,9 +14,10 @@ final class ImportWriter {
     /// Whether a value that does not fit its attribute's type is stored as given instead of refused:
     /// sync imports whatever another peer holds (`check` reports it), a migration refuses it.
     @exclusivity(unchecked) var keepsValuesAsGiven = false
-    /// Where the blob files of values written without prepared ones go: a batch that the caller
-    /// finishes before it commits (durable together), or `nil`, each file durable on its own.
-    @exclusivity(unchecked) var blobFiles: DurableFileBatch?
+    /// Where the blob files of values written without prepared ones go: written in the background
+    /// and finished by the caller before it commits (durable together), or `nil`, each file
+    /// durable on its own before its row is written.
+    @exclusivity(unchecked) var blobFiles: BackgroundBlobFiles?
     /// The insert statement of each entity written so far.
     @exclusivity(unchecked) private var inserts: [String: RawStatement] = [:]
     /// The insert statement of ``lastPlan``'s entity, found without hashing its name again.
@@ -200,7 +201,8 @@ final class ImportWriter {
                 return
             }
             let prepared = blobKey.flatMap { preparedBlobs[$0] }
-            statement.bind(index, try prepared ?? store.blobReference(writing: data, into: blobFiles, entity: entity, column: column.name))
+            let reference = try prepared ?? blobFiles?.reference(writing: data, entity: entity, column: column.name)
+            statement.bind(index, try reference ?? store.blobReference(writing: data, entity: entity, column: column.name))
         }
     }
 }

@@ -20,16 +20,18 @@ final class RemoteTransactionApplier {
     /// no record can be deleted, and the lookup per change is skipped.
     @exclusivity(unchecked) private var mayHaveTombstones = true
 
-    /// The blob files the import writes, made durable together by ``finishBlobFiles()`` before the
-    /// transaction that refers to them commits (a baseline or a first sync brings them by the
-    /// hundred thousand: one fsync of each file and of its folder took most of a join).
-    let blobFiles = DurableFileBatch()
+    /// The blob files the import writes, on a thread of their own, made durable together by
+    /// ``finishBlobFiles()`` before the transaction that refers to them commits (a baseline or a
+    /// first sync brings them by the hundred thousand: one fsync of each file and of its folder
+    /// took most of a join, and writing them on the importing thread a quarter of it).
+    let blobFiles: BackgroundBlobFiles
 
     init(store: SyncStore, db: Database) throws {
         self.store = store
         self.db = db
         writer = ImportWriter(db: db, store: store, now: Date())
         writer.keepsValuesAsGiven = true
+        blobFiles = BackgroundBlobFiles(store: store)
         writer.blobFiles = blobFiles
         localPeer = store.metadata.peerID
         clocks = ClockStore(store: store, db: db)
@@ -37,6 +39,11 @@ final class RemoteTransactionApplier {
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    }
+
+    deinit {
+        // An import that ends without finishing (it failed, or was stopped) writes no more files.
+        blobFiles.abandon()
     }
 
     /// Writes what is left of the last transaction's insert runs, and makes the blob files durable.
@@ -50,7 +57,7 @@ final class RemoteTransactionApplier {
     ///
     /// - Throws: ``StoreError`` `io` (a full disk included); the transaction then rolls back.
     func finishBlobFiles() throws {
-        try store.finishBlobFiles(blobFiles)
+        try blobFiles.finish()
     }
 
     func apply(_ transaction: SyncTransaction) throws {
@@ -327,7 +334,7 @@ final class RemoteTransactionApplier {
     private func storedValue(_ value: AttributeValue, type: AttributeType, external: Bool, entity: String, name: String) throws -> DatabaseValue {
         let normalized = ValueCoder.normalized(value, type: type) ?? value
         if case .binary(let data) = normalized, external, data.count > SyncStore.externalStorageThreshold {
-            return try store.blobReference(writing: data, into: blobFiles, entity: entity, column: name).databaseValue
+            return try blobFiles.reference(writing: data, entity: entity, column: name).databaseValue
         }
         return ValueCoder.databaseValue(normalized)
     }
