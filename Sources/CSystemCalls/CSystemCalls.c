@@ -5,6 +5,21 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#if defined(__linux__)
+#include <sys/vfs.h>
+#endif
+
+long long storekeep_filesystem_type(const char *path) {
+#if defined(__linux__)
+    struct statfs facts;
+    if (statfs(path, &facts) != 0) return -1;
+    return (long long)facts.f_type;
+#else
+    (void)path;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 
 int storekeep_syncfs(int descriptor) {
 #if defined(__linux__)

@@ -12,7 +12,9 @@ import ObjectModel
 ///   makes the N-th point throw ``Simulated``: the run stops where it stands, as a kill would stop
 ///   it (what was committed or published stays; an open SQLite transaction is rolled back).
 ///
-/// Without either, reaching a point does nothing.
+/// Without either, reaching a point does nothing. The steps of an import's blob files are
+/// reached on the thread that writes them (`BackgroundBlobFiles`), where a task's ``Budget`` is not
+/// seen: only `STOREKEEP_CRASH_AFTER` stops a run there.
 enum CrashPoint {
     private static let limit: Int? = ProcessInfo.processInfo.environment["STOREKEEP_CRASH_AFTER"].flatMap { Int($0) }
     private static let trace = ProcessInfo.processInfo.environment["STOREKEEP_CRASH_TRACE"] == "1"

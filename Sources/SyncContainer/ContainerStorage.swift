@@ -104,9 +104,17 @@ public protocol ContainerStorage: Sendable {
 
     /// The size in bytes and the time of the last write of `path`, or `nil` when there is no such file.
     func attributes(of path: String) -> (bytes: Int64, modified: Date)?
+
+    /// A text that changes whenever the file at `path` is written, replaced or copied over, or
+    /// `nil` when there is no such file or the storage cannot tell: what lets a caller that read a
+    /// file whole and found it sound skip reading it again while it stays the same.
+    func fileIdentity(_ path: String) -> String?
 }
 
 extension ContainerStorage {
+    /// A storage that cannot tell when a file changed gives no identity: its files are read again.
+    public func fileIdentity(_ path: String) -> String? { nil }
+
     /// The whole of `path`, or `nil` when there is no such file.
     public func read(_ path: String) throws -> Data? { try read(path, limit: nil) }
 

@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import ObjectModel
 
@@ -41,6 +42,23 @@ public struct FolderStorage: ContainerStorage {
             throw ContainerError(.io, path: path, message: "cannot be read: \(failure.reason)", hint: "check the disk, the share and the container's permissions")
         }
     }
+
+    /// The device, inode, size, and change and modification times (nanoseconds) of the regular
+    /// file `path` (not followed when it is a symbolic link): a write, a rename over it or a copy
+    /// changes at least one, and the change time cannot be set back. Only on the local file
+    /// systems that keep real inodes and change times (``filesystemsWithTrustedIdentity``); on
+    /// others (FAT, FUSE and network mounts, where the change time may be the modification time
+    /// and inodes may be made up) `nil`: their files are read again.
+    public func fileIdentity(_ path: String) -> String? {
+        guard Self.filesystemsWithTrustedIdentity.contains(Int64(storekeep_filesystem_type(path))) else { return nil }
+        var facts = stat()
+        guard lstat(path, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG else { return nil }
+        return "\(facts.st_dev):\(facts.st_ino):\(facts.st_size):\(facts.st_ctim.tv_sec).\(facts.st_ctim.tv_nsec):\(facts.st_mtim.tv_sec).\(facts.st_mtim.tv_nsec)"
+    }
+
+    /// The `statfs` magic numbers of the file systems whose inodes and change times
+    /// ``fileIdentity(_:)`` trusts: ext2/3/4, XFS, Btrfs, ZFS, F2FS, tmpfs and overlayfs.
+    static let filesystemsWithTrustedIdentity: Set<Int64> = [0xEF53, 0x5846_5342, 0x9123_683E, 0x2FC1_2FC1, 0xF2F5_2010, 0x0102_1994, 0x794C_7630]
 
     /// Reads `path` with read(2) into one reused buffer of `size` bytes.
     public func read(_ path: String, inBlocksOf size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {

@@ -86,6 +86,17 @@ public struct SyncNamespace: Sendable {
         return path
     }
 
+    /// The path of `peer`'s log `name`.
+    public func logPath(_ name: LogName, of peer: String) -> String {
+        "\(logFolder(peer))/\(name.fileName)"
+    }
+
+    /// What identifies the present state of `peer`'s log `name` (``ContainerStorage/fileIdentity(_:)``),
+    /// or `nil` when it is missing or the storage cannot tell.
+    public func logIdentity(_ name: LogName, of peer: String) -> String? {
+        storage.fileIdentity(logPath(name, of: peer))
+    }
+
     /// Reads and checks a log of `peer`: its checksum, and that its header says it is this
     /// namespace's, this peer's, and holds the range its name says. With `decodingBody` false the
     /// body is not decompressed and comes back empty (a check that the file is whole).

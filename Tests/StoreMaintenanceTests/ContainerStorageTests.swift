@@ -91,4 +91,33 @@ import Testing
         let error = #expect(throws: ContainerError.self) { try storage.readBytes(folder) }
         #expect(error?.reason == .io && error?.path == folder)
     }
+
+    /// Whether the temporary folder's file system is one whose identities ``FolderStorage`` trusts.
+    static let temporaryFolderKeepsIdentities: Bool = {
+        let probe = NSTemporaryDirectory() + "identity-probe-\(UUID().uuidString)"
+        defer { unlink(probe) }
+        return FileManager.default.createFile(atPath: probe, contents: Data()) && FolderStorage().fileIdentity(probe) != nil
+    }()
+
+    @Test("a file's identity changes when it is written in place with the same size or replaced, and there is none for what is not a regular file",
+          .enabled(if: temporaryFolderKeepsIdentities, "the temporary folder is on a file system whose inodes and change times are not trusted"))
+    func identityChangesWithEveryWrite() throws {
+        let folder = NSTemporaryDirectory() + "folder-identity-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let storage = FolderStorage()
+        try Data("first".utf8).withUnsafeBytes { try storage.write($0, to: folder + "/a.log", replacing: false) }
+        let first = try #require(storage.fileIdentity(folder + "/a.log"))
+        #expect(storage.fileIdentity(folder + "/a.log") == first, "the same while untouched")
+        let handle = try #require(FileHandle(forUpdatingAtPath: folder + "/a.log"))
+        try handle.write(contentsOf: Data("F".utf8))
+        try handle.close()
+        let written = try #require(storage.fileIdentity(folder + "/a.log"))
+        #expect(written != first, "a write in place of the same size")
+        try Data("other".utf8).withUnsafeBytes { try storage.write($0, to: folder + "/a.log", replacing: true) }
+        #expect(storage.fileIdentity(folder + "/a.log") != written, "replaced by a rename")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.log", withDestinationPath: folder + "/a.log")
+        #expect(storage.fileIdentity(folder + "/link.log") == nil)
+        #expect(storage.fileIdentity(folder) == nil)
+        #expect(storage.fileIdentity(folder + "/missing.log") == nil)
+    }
 }

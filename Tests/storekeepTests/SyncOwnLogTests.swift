@@ -1,4 +1,5 @@
 import Foundation
+import SyncContainer
 import Testing
 
 /// What `sync` does with files in the log folders that are not what it wrote: a stranger is
@@ -25,12 +26,17 @@ struct SyncOwnLogTests {
         #expect(try Data(contentsOf: stranger) == Data("a user's note".utf8))
     }
 
-    @Test("this peer's own damaged log that another peer still needs is written again, and that peer gets its content")
-    func ownDamagedLogIsRewritten() throws {
+    /// Two peers after an exchange, then a change of A's exported in a log that B has not imported.
+    private func peersWithALogBStillNeeds() throws -> SyncPeers {
         let peers = try SyncPeers.exchanging(rounds: 1)
-        defer { peers.directory.remove() }
         #expect(try peers.apply("A", [SpeechLines.speech("late", title: "after the exchange")]).status == 0)
         #expect(try peers.sync("A").status == 0)
+        return peers
+    }
+
+    /// Flips a byte of A's newest log in place and syncs A, which must write the log again so that
+    /// B gets its content; returns that sync.
+    private func damageNewestLogOfA(_ peers: SyncPeers) throws -> ProcessResult {
         let newest = try #require(try peers.logs("A").last)
         var bytes = try Data(contentsOf: newest)
         bytes[bytes.count - 3] ^= 0xFF
@@ -41,5 +47,41 @@ struct SyncOwnLogTests {
         #expect(try Data(contentsOf: newest) != bytes, "the log was written again")
         #expect(try peers.sync("B").status == 0)
         #expect(try peers.digest("A") == peers.digest("B"))
+        return again
+    }
+
+    @Test("this peer's own damaged log that another peer still needs is written again, and that peer gets its content")
+    func ownDamagedLogIsRewritten() throws {
+        let peers = try peersWithALogBStillNeeds()
+        defer { peers.directory.remove() }
+        _ = try damageNewestLogOfA(peers)
+    }
+
+    @Test("an own log another peer needs is read whole once; while unchanged it is not read again; damaged in place after that, it is read, found and written again")
+    func ownLogFoundSoundIsNotReadAgainUntilItChanges() throws {
+        let peers = try peersWithALogBStillNeeds()
+        defer { peers.directory.remove() }
+        func counts(_ result: ProcessResult) throws -> (read: Int, unchanged: Int) {
+            let json = try result.jsonObject()
+            return (json["ownLogsRead"] as? Int ?? -1, json["ownLogsUnchanged"] as? Int ?? -1)
+        }
+        let first = try peers.sync("A", ["--json"])
+        #expect(first.status == 0)
+        let firstCounts = try counts(first)
+        #expect(firstCounts.read == 1 && firstCounts.unchanged == 0, "\(first)")
+        let second = try peers.sync("A", ["--json"])
+        #expect(second.status == 0)
+        let secondCounts = try counts(second)
+        // Where the file system's inodes and change times are not trusted, every run reads it.
+        let newest = try #require(try peers.logs("A").last)
+        if FolderStorage().fileIdentity(newest.path) != nil {
+            #expect(secondCounts.read == 0 && secondCounts.unchanged == 1, "\(second)")
+        } else {
+            #expect(secondCounts.read == 1 && secondCounts.unchanged == 0, "\(second)")
+        }
+
+        let damaged = try damageNewestLogOfA(peers)
+        let damagedCounts = try counts(damaged)
+        #expect(damagedCounts.read == 1 && damagedCounts.unchanged == 0, "\(damaged)")
     }
 }

@@ -27,6 +27,10 @@ int storekeep_start_writeback(int descriptor);
 /// disk busy while the next part is produced. Returns 0, or -1 with errno set.
 int storekeep_start_writeback_range(int descriptor, long long offset, long long count);
 
+/// The file system type (the `f_type` magic number of Linux statfs) of the file system holding
+/// `path`; -1 with errno set when it cannot be found.
+long long storekeep_filesystem_type(const char *path);
+
 /// Turns SQLite's memory statistics off for the process (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0)):
 /// with them on, every allocation SQLite makes takes a process-wide mutex to count itself. Works only
 /// before SQLite is first used (otherwise SQLITE_MISUSE and nothing changes); returns the result code.

@@ -18,6 +18,10 @@ public struct SyncReport: Codable, Sendable {
     public var exportedTransactions = 0
     public var exportedChanges = 0
     public var logsWritten: [String] = []
+    /// This peer's own logs that another peer still needs: read whole to check them, and found
+    /// unchanged since an earlier run read them whole (not read again).
+    public var ownLogsRead = 0
+    public var ownLogsUnchanged = 0
     /// Baselines applied (a new peer's start, or a peer behind a rekey or an archive).
     public var baselinesApplied: [String] = []
     /// Baselines this run wrote (after an account change that kept the local data).

@@ -70,24 +70,43 @@ final class SyncSession {
 
     /// Own logs that some other peer has not imported yet, and that are damaged or missing, are
     /// written again from the store's history (a damaged file is moved aside first: a peer only
-    /// ever changes its own files).
+    /// ever changes its own files). A log found sound by an earlier run and unchanged since is not
+    /// read again (``OwnLogChecks``).
     private func rewriteUnusableOwnLogs(_ own: [LogName], through published: Int64) throws {
         let needed = try lowestImportOfThisPeer()
+        // The note only saves reading: one that cannot be read or kept costs the reading, not the sync.
+        var checks = OwnLogChecks(note: (try? store.localNote(OwnLogChecks.noteName)) ?? nil)
+        var checked: Set<String> = []
+        let now = Date()
         var expected = needed + 1
         for name in own where name.last > needed {
             if name.first > expected, expected <= published {
                 try rewrite(from: expected, through: min(name.first - 1, published), replacing: nil)
             }
-            do {
-                // Whole and this peer's (checksum and header); its body was checked when written.
-                _ = try namespace.readLog(name, of: peer, decodingBody: false)
-            } catch is ContainerError {
-                try rewrite(from: name.first, through: name.last, replacing: name)
+            let path = namespace.logPath(name, of: peer)
+            let identity = namespace.logIdentity(name, of: peer)
+            checked.insert(path)
+            if let identity, checks.isKnownSound(path, identity: identity, now: now) {
+                report.ownLogsUnchanged += 1
+            } else {
+                do {
+                    // Whole and this peer's (checksum and header); its body was checked when written.
+                    report.ownLogsRead += 1
+                    _ = try namespace.readLog(name, of: peer, decodingBody: false)
+                    // Trusted later only if nothing wrote it while it was read.
+                    if let identity, namespace.logIdentity(name, of: peer) == identity {
+                        checks.recordSound(path, identity: identity, now: now)
+                    }
+                } catch is ContainerError {
+                    try rewrite(from: name.first, through: name.last, replacing: name)
+                }
             }
             expected = max(expected, name.last + 1)
         }
         // Missing after the last log that is there (or every log missing).
         if expected <= published { try rewrite(from: expected, through: published, replacing: nil) }
+        checks.keepOnly(checked)
+        if checks.changed { try? store.setLocalNote(OwnLogChecks.noteName, to: (try? checks.note()) ?? nil) }
     }
 
     private func rewrite(from first: Int64, through last: Int64, replacing damaged: LogName?) throws {
