@@ -174,6 +174,14 @@ def sync_table(values, median, peak, table):
         table.append({"measurement": f"archive of {log_mib:,.0f} MiB of logs, the whole command (reference: bsdtar --zstd of the same files)",
                       "unit": "s", "figure": archive_seconds, "reference": bsdtar_seconds, "ratio": bsdtar_seconds / archive_seconds,
                       "goal": "ratio ≥ 1.5× (reference / figure)", "met": bsdtar_seconds / archive_seconds >= 1.5})
+        for name, what in (("export", "first sync export of the store: the logs written"),
+                           ("join_logs", "a new peer joining from those logs (sync: import and merge, recordings written)"),
+                           ("join_snapshot", "a new peer joining from the archive's snapshot baseline")):
+            if f"archive.{name}.seconds" in values:
+                mib = peak(f"archive.{name}.rss_kib") * 1024 / MIB
+                table.append({"measurement": f"{what}, {log_mib:,.0f} MiB of logs (peak memory {mib:,.0f} MiB)", "unit": "s",
+                              "figure": median(f"archive.{name}.seconds"), "reference": None, "ratio": None,
+                              "goal": "information", "met": None, "note": "-"})
         restore_rate = median("archive.log_bytes") / MIB / median("archive.restore.seconds")
         table.append({"measurement": f"archive restore, {log_mib:,.0f} MiB of logs written and verified", "unit": "MiB/s",
                       "figure": restore_rate, "reference": None, "ratio": None, "goal": "figure ≥ 400 MB/s (381 MiB/s)",

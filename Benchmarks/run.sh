@@ -312,20 +312,37 @@ if [[ ! -f $adata ]]; then
     step "generating $adata"
     python3 Benchmarks/generate-speechtimer-bplist.py "$adata" --speeches "$archive_speeches" --recording-every 3
 fi
+# join_peer STORE BOX KIND: a new peer of STORE's model syncs from BOX (timed as archive.join_KIND)
+# and must reach STORE's content digest.
+join_peer() {
+    local source=$1 box=$2 kind=$3 peer=$work/join-$3.store
+    remove_store "$peer"
+    "$storekeep" init "$peer" --model "$source" --content-name "$(content_name "$source")" --peer-id "bench-join-$kind" --quiet >/dev/null
+    timed "archive.join_$kind" "$storekeep" sync "$peer" --container "$box" --quiet
+    local want got
+    want=$("$storekeep" digest "$source" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["digest"])')
+    got=$("$storekeep" digest "$peer" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["digest"])')
+    [[ $want == "$got" ]] || fail "the peer that joined from the $kind has digest $got, not $want"
+    remove_store "$peer"
+}
 for run in $(seq "$slow_runs"); do
     astore=$work/archive.store; abox=$work/archive-box; remove_store "$astore"; rm -rf "$abox" "$work/archives" "$work/restored" "$work/logs.tar.zst"
     mkdir -p "$abox" "$work/restored"
     step "archive: migrate, export ($archive_speeches speeches with recordings) (run $run of $slow_runs)"
     "$storekeep" migrate "$adata" --to "$astore" --mapping "$mapping" --quiet >/dev/null
-    "$storekeep" sync "$astore" --container "$abox" --quiet >/dev/null
+    timed archive.export "$storekeep" sync "$astore" --container "$abox" --quiet
     logs=$(find "$abox" -name '*.sklog' -printf '%s\n' | python3 -c 'import sys; print(sum(int(n) for n in sys.stdin))')
     record archive.log_bytes "$logs"
     logdir=$(dirname "$(find "$abox" -name '*.sklog' | head -1)")
+    step "a new peer joining from those logs (run $run of $slow_runs)"
+    join_peer "$astore" "$abox" logs
     step "bsdtar --zstd and storekeep archive of $logs bytes of logs (run $run of $slow_runs)"
     timed archive.bsdtar bsdtar --zstd -cf "$work/logs.tar.zst" -C "$logdir" .
     timed archive.storekeep "$storekeep" archive "$astore" --container "$abox" --to "$work/archives" --quiet
     archive=$(ls "$work"/archives/*.tar.zst | head -1)
     timed archive.restore "$storekeep" archive restore "$archive" --container "$work/restored" --quiet
+    step "a new peer joining from the archive's snapshot baseline (run $run of $slow_runs)"
+    join_peer "$astore" "$abox" snapshot
     remove_store "$astore"; rm -rf "$abox" "$work/archives" "$work/restored" "$work/logs.tar.zst"
 done
 

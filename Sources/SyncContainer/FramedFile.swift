@@ -21,11 +21,23 @@ enum FramedFile {
 
     /// The file's bytes.
     static func encode<H: Header>(signature: [UInt8], header: H, body: [UInt8]) throws -> [UInt8] {
+        let parts = try frame(signature: signature, header: header, body: body)
+        var file = parts.prefix
+        file.reserveCapacity(file.count + parts.stored.count + parts.trailer.count)
+        file += parts.stored
+        file += parts.trailer
+        return file
+    }
+
+    /// The file in its three parts, to be written one after the other without joining them (a
+    /// log's body is as large as its changes): the signature and header, the body as stored
+    /// (compressed with zstd when that saves a tenth; a large body is tried on its first 256 KiB
+    /// first, so that incompressible content, recordings or photos, is not compressed in vain),
+    /// and the SHA-256 of the two.
+    static func frame<H: Header>(signature: [UInt8], header: H, body: [UInt8]) throws -> (prefix: [UInt8], stored: [UInt8], trailer: [UInt8]) {
         var header = header
         var stored = body
         header.compression = "none"
-        // Compressed when that saves a tenth; a large body is tried on its first 256 KiB first, so
-        // that incompressible content (recordings, photos) is not compressed in vain.
         let sample = min(body.count, 256 << 10)
         if body.count >= 512, body.count <= sample || Self.saves(ZstdCodec.compress(Array(body[0..<sample])).count, of: sample) {
             let compressed = ZstdCodec.compress(body)
@@ -36,13 +48,11 @@ enum FramedFile {
         }
         header.rawBytes = body.count
         header.bodyBytes = stored.count
-        var file = try prefix(signature: signature, header: header)
-        file.reserveCapacity(file.count + stored.count + 32)
-        file += stored
+        let prefix = try prefix(signature: signature, header: header)
         var digest = SHA256()
-        file.withUnsafeBytes { digest.update(bytes: $0) }
-        file += digest.finalize()
-        return file
+        prefix.withUnsafeBytes { digest.update(bytes: $0) }
+        stored.withUnsafeBytes { digest.update(bytes: $0) }
+        return (prefix, stored, digest.finalize())
     }
 
     /// The error for a file at `path` that is not a usable framed file of its kind (`what`: "log",

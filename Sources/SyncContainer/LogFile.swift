@@ -11,6 +11,12 @@ public enum LogFile {
         try FramedFile.encode(signature: magic, header: header, body: body)
     }
 
+    /// ``encode(header:body:)`` in the three parts the file is written from, one after the other:
+    /// signature and header, the body as stored, the checksum.
+    static func frame(header: LogHeader, body: [UInt8]) throws -> (prefix: [UInt8], stored: [UInt8], trailer: [UInt8]) {
+        try FramedFile.frame(signature: magic, header: header, body: body)
+    }
+
     /// The header and the (decompressed) body of a log file's bytes, after checking the signature,
     /// the checksum, the sizes and the format; the body comes back empty when `decodingBody` is false.
     ///

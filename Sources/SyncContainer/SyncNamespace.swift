@@ -81,8 +81,11 @@ public struct SyncNamespace: Sendable {
     @discardableResult
     public func publishLog(header: LogHeader, body: [UInt8]) throws -> String {
         let path = "\(logFolder(header.peer))/\(LogName(first: header.firstSequence, last: header.lastSequence).fileName)"
-        let bytes = try LogFile.encode(header: header, body: body)
-        try bytes.withUnsafeBytes { try storage.write($0, to: path, replacing: false) }
+        // Written part by part: a log is as large as its changes, and joining the parts would copy it.
+        let file = try LogFile.frame(header: header, body: body)
+        try storage.write(to: path, replacing: false) { sink in
+            for part in [file.prefix, file.stored, file.trailer] { try part.withUnsafeBytes { try sink($0) } }
+        }
         return path
     }
 

@@ -34,6 +34,9 @@ struct BlobStore: Sendable {
 
     /// The folder holding the blobs.
     let directory: URL
+    /// ``directory``'s path, kept as text: an export or an import joins it with hundreds of
+    /// thousands of digests, and `URL` paths cost more than the file reads.
+    let directoryPath: String
     /// Where a batch's files are written ahead of its rows, one batch at a time
     /// (``BulkLoad/startWritingBlobFiles(of:)``).
     let writeQueue: DispatchQueue
@@ -44,6 +47,7 @@ struct BlobStore: Sendable {
     /// The blob folder of the store at `storePath`; its blobs read from `packed` when given.
     init(storePath: String, packed: PackedBlobs? = nil) {
         directory = Self.directory(ofStoreAt: storePath)
+        directoryPath = directory.path
         writeQueue = DispatchQueue(label: "storekeep.blobs")
         self.packed = packed
     }
@@ -78,7 +82,7 @@ struct BlobStore: Sendable {
     ///
     /// - Throws: `POSIXError` with the system's code (`ENOSPC` for a full disk).
     func write(_ data: Data, digest hex: String, into batch: DurableFileBatch? = nil) throws -> String {
-        let folder = directory.path + "/" + String(hex.prefix(2))
+        let folder = directoryPath + "/" + String(hex.prefix(2))
         let target = folder + "/" + hex
         if access(target, F_OK) == 0 { return hex }
         func writeFile() throws {
@@ -122,15 +126,30 @@ struct BlobStore: Sendable {
             throw POSIXError(.EINVAL)
         }
         if let packed { return try packed.read(digest: hex) }
-        let file = fileURL(forDigest: hex)
-        for folder in [directory.path, file.deletingLastPathComponent().path] where BlobFolderEntryKind(at: folder) != .folder {
+        let subfolder = directoryPath + "/" + String(hex.prefix(2))
+        let file = subfolder + "/" + hex
+        for folder in [directoryPath, subfolder] where BlobFolderEntryKind(at: folder) != .folder {
             throw POSIXError(BlobFolderEntryKind(at: folder) == nil ? .ENOENT : .ELOOP)
         }
-        let descriptor = open(file.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { close(descriptor) }
         var facts = stat()
-        guard fstat(descriptor, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG else { throw POSIXError(.EINVAL) }
-        return try handle.readToEnd() ?? Data()
+        guard fstat(descriptor, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG, facts.st_size >= 0, facts.st_size <= Int.max - 1 else {
+            throw POSIXError(.EINVAL)
+        }
+        // Read at its size in one go (an export reads hundreds of thousands), and one byte past it:
+        // a blob file is never written once named, so one longer than it was is not read as a blob.
+        var data = Data(count: Int(facts.st_size) + 1)
+        let read = try data.withUnsafeMutableBytes { buffer in
+            do {
+                return try DurableFile.readFully(descriptor, into: buffer, at: 0, path: file)
+            } catch let failure as DurableFile.Failure {
+                throw POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
+            }
+        }
+        guard read == Int(facts.st_size) else { throw POSIXError(read > Int(facts.st_size) ? .EFBIG : .EIO) }
+        data.count = read
+        return data
     }
 }
