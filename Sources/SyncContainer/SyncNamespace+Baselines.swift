@@ -129,7 +129,7 @@ extension SyncNamespace {
     /// Moves this peer's own damaged log aside (`.<name>.damaged-<time>`, which readers skip), so
     /// that it can be written again: the only change a peer makes to a published log.
     public func moveAside(_ name: LogName, of peer: String) throws {
-        let path = "\(logFolder(peer))/\(name.fileName)"
+        let path = logPath(name, of: peer)
         guard let data = try storage.read(path) else { return }
         let aside = "\(logFolder(peer))/.\(name.fileName).damaged-\(Int(Date().timeIntervalSince1970))"
         do {

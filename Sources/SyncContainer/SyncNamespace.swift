@@ -80,7 +80,7 @@ public struct SyncNamespace: Sendable {
     /// - Returns: the file's path.
     @discardableResult
     public func publishLog(header: LogHeader, body: [UInt8]) throws -> String {
-        let path = "\(logFolder(header.peer))/\(LogName(first: header.firstSequence, last: header.lastSequence).fileName)"
+        let path = logPath(LogName(first: header.firstSequence, last: header.lastSequence), of: header.peer)
         // Written part by part: a log is as large as its changes, and joining the parts would copy it.
         let file = try LogFile.frame(header: header, body: body)
         try storage.write(to: path, replacing: false) { sink in
@@ -106,7 +106,7 @@ public struct SyncNamespace: Sendable {
     ///
     /// - Throws: ``ContainerError`` `damagedLog` or `foreignLog`.
     public func readLog(_ name: LogName, of peer: String, decodingBody: Bool = true) throws -> (LogHeader, [UInt8]) {
-        let path = "\(logFolder(peer))/\(name.fileName)"
+        let path = logPath(name, of: peer)
         guard let bytes = try storage.readBytes(path) else {
             throw ContainerError(.missingLog, path: path, message: "is gone", hint: "another peer's archive may have removed it; run sync again")
         }

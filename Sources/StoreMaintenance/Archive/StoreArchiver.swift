@@ -200,7 +200,7 @@ public struct StoreArchiver: Sendable {
         let leaving = Set(covered.map(\.source))
         var vector: [String: Int64] = [:]
         for (peer, limit) in watermark where limit > 0 {
-            let staying = try namespace.logs(of: peer).logs.filter { !leaving.contains("\(namespace.logFolder(peer))/\($0.fileName)") }
+            let staying = try namespace.logs(of: peer).logs.filter { !leaving.contains(namespace.logPath($0, of: peer)) }
             let through = staying.map { $0.first - 1 }.min().map { min($0, limit) } ?? limit
             if through > 0 { vector[peer] = through }
         }
@@ -242,7 +242,7 @@ public struct StoreArchiver: Sendable {
             report.watermark[peer] = watermark
             guard watermark > 0 else { continue }
             for log in try namespace.logs(of: peer).logs where log.last <= watermark {
-                let source = "\(namespace.logFolder(peer))/\(log.fileName)"
+                let source = namespace.logPath(log, of: peer)
                 let attributes = namespace.storage.attributes(of: source)
                 // Oldest first, and never past a log too young to go: the logs that stay follow on
                 // from what left, and the history is removed only up to them.

@@ -65,7 +65,7 @@ final class PeerLogCursor {
 
     private func loadNextLog() {
         let name = logs.removeFirst()
-        let path = "\(namespace.logFolder(peer))/\(name.fileName)"
+        let path = namespace.logPath(name, of: peer)
         loaded = []
         position = 0
         guard name.first <= last + 1 else {

@@ -41,7 +41,7 @@ extension SyncSession {
             return (namespace.manifestPath(peer), account)
         }
         guard let newest = (try? namespace.logs(of: peer))?.logs.last, let account = namespace.logHeader(newest, of: peer)?.account else { return nil }
-        return ("\(namespace.logFolder(peer))/\(newest.fileName)", account)
+        return (namespace.logPath(newest, of: peer), account)
     }
 
     private func ownFolderConflict(file: String, theirs: String) -> SyncFinding {

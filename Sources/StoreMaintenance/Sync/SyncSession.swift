@@ -121,7 +121,7 @@ final class SyncSession {
             return
         }
         if let damaged {
-            let path = "\(namespace.logFolder(peer))/\(damaged.fileName)"
+            let path = namespace.logPath(damaged, of: peer)
             try namespace.moveAside(damaged, of: peer)
             report.findings.append(SyncFinding(code: "log.rewritten", severity: "warning", peer: peer, file: path,
                                                message: "this peer's own log was damaged; it was moved aside and written again from the store",
