@@ -57,10 +57,10 @@ final class BackgroundBlobFiles: @unchecked Sendable {
         queue.async { [self] in
             var result: StoreError?
             if !isStopped() {
-                do {
-                    _ = try store.blobs.write(data, digest: digest, into: batch)
+                do throws(StoreError) {
+                    _ = try store.blobReference(writing: data, digest: digest, into: batch, entity: entity, column: column)
                 } catch {
-                    result = StoreError.externalValue(error, path: store.path, entity: entity, attribute: column, folder: store.blobs.directory.path)
+                    result = error
                 }
             }
             condition.lock()

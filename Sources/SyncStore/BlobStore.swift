@@ -62,6 +62,17 @@ struct BlobStore: Sendable {
         Self.fileURL(forDigest: hex, in: directory)
     }
 
+    /// The sub-folder that holds the blob with digest `hex`, joined as text: export, import and
+    /// snapshots name hundreds of thousands of these, and `URL` paths cost more than the files.
+    func folderPath(forDigest hex: String) -> String {
+        directoryPath + "/" + hex.prefix(2)
+    }
+
+    /// The file that holds the blob with digest `hex`, joined as text (``folderPath(forDigest:)``).
+    func filePath(forDigest hex: String) -> String {
+        folderPath(forDigest: hex) + "/" + hex
+    }
+
     /// The file in the blob folder `directory` that holds the blob with digest `hex`.
     static func fileURL(forDigest hex: String, in directory: URL) -> URL {
         directory.appendingPathComponent(String(hex.prefix(2))).appendingPathComponent(hex)
@@ -82,8 +93,8 @@ struct BlobStore: Sendable {
     ///
     /// - Throws: `POSIXError` with the system's code (`ENOSPC` for a full disk).
     func write(_ data: Data, digest hex: String, into batch: DurableFileBatch? = nil) throws -> String {
-        let folder = directoryPath + "/" + String(hex.prefix(2))
-        let target = folder + "/" + hex
+        let folder = folderPath(forDigest: hex)
+        let target = filePath(forDigest: hex)
         if access(target, F_OK) == 0 { return hex }
         func writeFile() throws {
             if let batch {
@@ -126,8 +137,8 @@ struct BlobStore: Sendable {
             throw POSIXError(.EINVAL)
         }
         if let packed { return try packed.read(digest: hex) }
-        let subfolder = directoryPath + "/" + String(hex.prefix(2))
-        let file = subfolder + "/" + hex
+        let subfolder = folderPath(forDigest: hex)
+        let file = filePath(forDigest: hex)
         for folder in [directoryPath, subfolder] where BlobFolderEntryKind(at: folder) != .folder {
             throw POSIXError(BlobFolderEntryKind(at: folder) == nil ? .ENOENT : .ELOOP)
         }

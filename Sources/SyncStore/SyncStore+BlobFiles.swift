@@ -55,11 +55,13 @@ extension SyncStore {
         }
     }
 
-    /// `sha256:<hex>` of `data`, written to its blob file unless it exists (``BlobStore/write(_:into:)``):
-    /// durably before this returns, or into `batch`, durable once the batch is finished.
-    func blobReference(writing data: Data, into batch: DurableFileBatch? = nil, entity: String, column: String) throws(StoreError) -> String {
+    /// `sha256:<hex>` of `data`, written to its blob file unless it exists (``BlobStore/write(_:digest:into:)``):
+    /// durably before this returns, or into `batch`, durable once the batch is finished. `digest`
+    /// is `data`'s SHA-256 when the caller has it already.
+    func blobReference(writing data: Data, digest: String? = nil, into batch: DurableFileBatch? = nil,
+                       entity: String, column: String) throws(StoreError) -> String {
         do {
-            return BlobStore.referencePrefix + (try blobs.write(data, into: batch))
+            return BlobStore.referencePrefix + (try blobs.write(data, digest: digest ?? SHA256.hexDigest(of: data), into: batch))
         } catch {
             throw StoreError.externalValue(error, path: path, entity: entity, attribute: column, folder: blobs.directory.path)
         }

@@ -77,9 +77,8 @@ extension SyncStore {
         vector[metadata.peerID] = status.localSequence
         var blobFiles: [BlobFile] = []
         // Paths joined as strings: a store can refer to hundreds of thousands of blob files.
-        let folder = blobs.directory.path
         for digest in try referencedDigests(among: nil, in: db).sorted() {
-            let file = "\(folder)/\(digest.prefix(2))/\(digest)"
+            let file = blobs.filePath(forDigest: digest)
             var facts = stat()
             guard lstat(file, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG else {
                 throw StoreError(.damaged, path: path, message: "a record refers to the external binary file \(file), which is missing or not a regular file",
